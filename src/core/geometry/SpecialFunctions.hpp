@@ -1,0 +1,13 @@
+#pragma once
+// Special functions used by the mass properties (paper 001, eq. 20).
+#include <cmath>
+
+namespace sef {
+
+// Beta function B(x, y) = Gamma(x) Gamma(y) / Gamma(x + y), via log-gamma so
+// that small arguments (eps -> 0.1) do not overflow. Paper 001, eq. (20).
+inline double betaFunction(double x, double y) {
+    return std::exp(std::lgamma(x) + std::lgamma(y) - std::lgamma(x + y));
+}
+
+} // namespace sef
