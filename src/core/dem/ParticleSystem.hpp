@@ -1,0 +1,47 @@
+#pragma once
+// The particle system of the DEM engine: structure of arrays over particles,
+// shapes shared by type index. Used by BOTH solvers (the dry
+// superellipsoidDEMFoam and the fluid-coupled cloud): they fill it, call
+// DemEngine::step, and read it back.
+#include "geometry/Superellipsoid.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace sef::dem {
+
+// One particle type: shape and material, with derived mass properties cached.
+struct ParticleType {
+    Superellipsoid shape;
+    double density;          // [kg/m^3]
+    double mass;             // density * volume
+    Vec3 principalInertia;   // about body x, y, z [kg m^2]
+    double boundingRadius;   // minimal bounding sphere [m]
+
+    ParticleType(const Superellipsoid& s, double rho);
+};
+
+struct ParticleSystem {
+    std::vector<ParticleType> types;
+
+    // Per particle (all vectors have size() entries)
+    std::vector<int> type;                // index into types
+    std::vector<std::int64_t> id;         // stable identity (warm starts, restarts)
+    std::vector<Vec3> position;           // centre [m], world
+    std::vector<Quat> orientation;        // body -> world, unit
+    std::vector<Vec3> velocity;           // [m/s], world
+    std::vector<Vec3> angularVelocity;    // [rad/s], world
+    std::vector<Vec3> externalForce;      // [N], world, held constant over a step (fluid forces)
+    std::vector<Vec3> externalTorque;     // [N m], world
+
+    std::size_t size() const { return position.size(); }
+
+    // Appends a particle at rest-free state; returns its index.
+    std::size_t add(int typeIndex, std::int64_t particleId, const Vec3& x, const Quat& q,
+                    const Vec3& v = Vec3::Zero(), const Vec3& w = Vec3::Zero());
+
+    // Removes particle i (swap with last; order is not preserved).
+    void remove(std::size_t i);
+};
+
+} // namespace sef::dem
