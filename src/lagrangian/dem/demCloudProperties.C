@@ -1,0 +1,153 @@
+#include "demCloudProperties.H"
+#include "superellipsoidShapeIO.H"
+#include "foamEigen.H"
+#include "error.H"
+
+namespace
+{
+
+using namespace Foam;
+
+[[noreturn]] void badEntry(const dictionary& dict, const word& key, const string& why)
+{
+    FatalIOErrorInFunction(dict)
+        << "Invalid entry '" << key << "' in " << dict.name() << ": "
+        << why.c_str() << exit(FatalIOError);
+    std::abort(); // not reached
+}
+
+scalar readInRange
+(
+    const dictionary& dict, const word& key, scalar lo, scalar hi, scalar deflt
+)
+{
+    const scalar v = dict.lookupOrDefault<scalar>(key, deflt);
+    if (!(v >= lo && v <= hi))
+    {
+        badEntry(dict, key, "must lie in [" + name(lo) + ", " + name(hi) + "], got " + name(v));
+    }
+    return v;
+}
+
+sef::dem::InjectionRegion readRegion(const dictionary& dict)
+{
+    sef::dem::InjectionRegion region;
+    const word kind = dict.get<word>("region");
+    if (kind == "box")
+    {
+        region.kind = sef::dem::InjectionRegion::Kind::box;
+        region.min = toEigen(dict.get<vector>("min"));
+        region.max = toEigen(dict.get<vector>("max"));
+        if (!((region.max - region.min).array() > 0).all())
+        {
+            badEntry(dict, "max", "needs max > min in every component");
+        }
+    }
+    else if (kind == "cylinder")
+    {
+        region.kind = sef::dem::InjectionRegion::Kind::cylinder;
+        region.point1 = toEigen(dict.get<vector>("point1"));
+        region.point2 = toEigen(dict.get<vector>("point2"));
+        region.radius = dict.get<scalar>("radius");
+        if (!(region.radius > 0)) badEntry(dict, "radius", "must be > 0");
+        if (!((region.point2 - region.point1).norm() > 0))
+        {
+            badEntry(dict, "point2", "must differ from point1");
+        }
+    }
+    else
+    {
+        badEntry(dict, "region", "unknown region '" + kind + "' (valid: box cylinder)");
+    }
+    return region;
+}
+
+} // End anonymous namespace
+
+
+Foam::wordList Foam::contactModelNames()
+{
+    return wordList{"frictionless", "frictional", "schwager", "coulomb"};
+}
+
+
+sef::dem::ContactLaw Foam::readContactLaw(const dictionary& dict)
+{
+    sef::dem::ContactLaw law;
+    law.model = dict.get<word>("model");
+    if (!contactModelNames().found(law.model))
+    {
+        badEntry
+        (
+            dict, "model", "unknown model '" + law.model + "' (valid: frictionless"
+            " frictional schwager coulomb)"
+        );
+    }
+    if (!dict.found("restitution")) badEntry(dict, "restitution", "missing (0 <= e_n <= 1)");
+    law.restitution = readInRange(dict, "restitution", 0, 1, 0);
+    if (law.model == "frictional")
+    {
+        law.tangentialRestitution = readInRange(dict, "tangentialRestitution", -1, 1, 1);
+    }
+    if (law.model == "schwager" || law.model == "coulomb")
+    {
+        if (!dict.found("friction")) badEntry(dict, "friction", "missing (mu >= 0)");
+        law.friction = readInRange(dict, "friction", 0, GREAT, 0);
+    }
+    return law;
+}
+
+
+Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
+{
+    demCloudProperties props;
+    props.cloudName = dict.lookupOrDefault<word>("cloudName", "superellipsoidCloud");
+    props.subCycles = dict.lookupOrDefault<label>("subCycles", 1);
+    if (props.subCycles < 1) badEntry(dict, "subCycles", "must be >= 1");
+
+    // Particle types: one sub-dictionary each (shape, density, fraction)
+    const dictionary& typesDict = dict.subDict("particleTypes");
+    std::vector<double> fractions;
+    for (const entry& e : typesDict)
+    {
+        if (!e.isDict()) continue;
+        const dictionary& td = e.dict();
+        const sef::Superellipsoid shape = readSuperellipsoid(td);
+        const scalar rho = td.get<scalar>("density");
+        if (!(rho > 0)) badEntry(td, "density", "must be > 0");
+        props.typeNames.append(e.keyword());
+        props.types.emplace_back(shape, rho);
+        fractions.push_back(readInRange(td, "fraction", 0, GREAT, 1));
+    }
+    if (props.types.empty())
+    {
+        badEntry(typesDict, "particleTypes", "needs at least one type sub-dictionary");
+    }
+
+    // Injection (optional: a restart or a hand-made cloud needs none)
+    props.inject = dict.found("injection");
+    if (props.inject)
+    {
+        const dictionary& inj = dict.subDict("injection");
+        props.injection.region = readRegion(inj);
+        props.injection.count = inj.get<label>("count");
+        if (props.injection.count < 0) badEntry(inj, "count", "must be >= 0");
+        const label seed = inj.lookupOrDefault<label>("seed", 1);
+        if (seed < 0) badEntry(inj, "seed", "must be >= 0");
+        props.injection.seed = static_cast<std::uint64_t>(seed);
+        props.injection.velocity = toEigen(inj.lookupOrDefault<vector>("U0", Zero));
+        props.injection.maxAttemptsPerParticle =
+            inj.lookupOrDefault<label>("maxAttempts", 10000);
+        props.injection.typeFractions = fractions;
+    }
+
+    // Collision
+    const dictionary& coll = dict.subDict("collision");
+    props.engine.pair = readContactLaw(coll.subDict("pair"));
+    props.engine.wall = readContactLaw(coll.subDict("wall"));
+    props.engine.maxSweeps = coll.lookupOrDefault<label>("maxSweeps", 20);
+    if (props.engine.maxSweeps < 1) badEntry(coll, "maxSweeps", "must be >= 1");
+    props.engine.onePartnerPerStep = coll.lookupOrDefault<bool>("onePartnerPerStep", false);
+
+    return props;
+}
