@@ -42,7 +42,8 @@ struct Powers {
 // powers (e - j < 0 with base below kFloor) are capped at kFloor^(e - j).
 void powerChain(double base, double e, double out[4]) {
     if (base >= kFloor) { // common case: one pow, the rest by division
-        out[1] = std::pow(base, e - 1.0);
+        // Exponents 1 (eps1 = eps2) and 2 (eps = 1) are common: no pow.
+        out[1] = e == 2.0 ? base : (e == 1.0 ? 1.0 : std::pow(base, e - 1.0));
         out[0] = out[1] * base;
         out[2] = out[1] / base;
         out[3] = out[2] / base;
@@ -67,11 +68,16 @@ Powers computePowers(const Superellipsoid& s, const Vec3& x, int order) {
     const double w = std::fabs(x[2]) / s.c();
 
     if (order == 0) {
-        // m^q nuHat^r as one exp (no intermediate overflow); log(0) = -Inf -> 0.
-        const double tP = std::pow(t, p);
-        P.m[0] = std::exp(q * std::log(m) + r * std::log1p(tP));
+        if (p == 2.0 && q == 2.0) { // ellipsoid: plain squares
+            P.m[0] = m * m * (1.0 + t * t);
+            P.w[0] = w * w;
+        } else {
+            // m^q nuHat^r as one exp (no intermediate overflow); log(0) = -Inf -> 0.
+            const double tP = std::pow(t, p);
+            P.m[0] = std::exp(q * std::log(m) + r * std::log1p(tP));
+            P.w[0] = std::pow(w, q);
+        }
         P.n[0] = 1.0;
-        P.w[0] = std::pow(w, q);
         return P;
     }
     // uHat^(p - j): 1 for the larger coordinate, t^(p - j) for the smaller.
