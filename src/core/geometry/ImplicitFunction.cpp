@@ -28,10 +28,11 @@ double signOf(double t) { return static_cast<double>((t > 0.0) - (t < 0.0)); }
 
 // Powers shared by all derivative orders at one point.
 struct Powers {
-    // Per body axis x, y: A1 = s P1 / L, A2 = P2 / L^2, A3 = s P3 / L^3 with
-    // P_j = uHat^(p - j).
+    // Per body axis x, y: A1 = s uHat^(p-1) / L (the gradient factor).
     Vec3 sign;
-    double a1[2], a2[2], a3[2];
+    double a1[2];
+    double hat[2][4]; // uHat^(p - j), vHat^(p - j)
+    double len[2];    // a, b
     double m[4];  // m^(q - k)
     double n[4];  // nuHat^(r - j)
     double w[4];  // w^(q - k)
@@ -81,19 +82,18 @@ Powers computePowers(const Superellipsoid& s, const Vec3& x, int order) {
         return P;
     }
     // uHat^(p - j): 1 for the larger coordinate, t^(p - j) for the smaller.
-    double hat[2][4];
+    double (&hat)[2][4] = P.hat;
     for (int j = 0; j < 4; ++j) hat[iMax][j] = 1.0;
     powerChain(t, p, hat[iMin]);
     const double nuHat = 1.0 + hat[iMin][0];
     powerChain(m, q, P.m);
     powerChain(nuHat, r, P.n);
     powerChain(w, q, P.w);
-    const double len[2] = {s.a(), s.b()};
+    P.len[0] = s.a();
+    P.len[1] = s.b();
     for (int i = 0; i < 2; ++i) {
-        const double L = len[i];
+        const double L = P.len[i];
         P.a1[i] = P.sign[i] * hat[i][1] / L;
-        P.a2[i] = hat[i][2] / (L * L);
-        P.a3[i] = P.sign[i] * hat[i][3] / (L * L * L);
     }
     return P;
 }
@@ -107,43 +107,52 @@ Vec3 gradientFrom(const Superellipsoid& s, const Powers& P) {
     return {k * P.a1[0], k * P.a1[1], q * P.w[1] * P.sign[2] / s.c()};
 }
 
-// H_ij = q p (r-1) M2 N2 A1_i A1_j + delta_ij q (p-1) M2 N1 A2_i  (i, j in x, y)
-// H_zz = q (q-1) w^(q-2) / c^2, no x-z / y-z coupling.
+// Second and third derivatives of the x-y part, with the terms of the chain
+// rule combined analytically: the textbook sum (e.g. paper 000's Hessian)
+// p (r-1) nuHat^(r-2) u^(2p-2) + (p-1) nuHat^(r-1) u^(p-2) cancels
+// catastrophically when r << 1 (eps1 = 2, eps2 = 0.1: 19 - 19), whereas the
+// combined brackets below have no cancellation beyond true sign changes.
+// h_j = uHat^(p-j) of the axis, o_j that of the other in-plane axis.
+//   H_ii = q M2 N2 [(q-1) h1^2 + (p-1) h2 o0] / L_i^2
+//   H_xy = q (q-p) M2 N2 s_x s_y h1 o1 / (a b)
+//   H_zz = q (q-1) w^(q-2) / c^2, no x-z / y-z coupling.
 Mat3 hessianFrom(const Superellipsoid& s, const Powers& P) {
-    const double p = s.n2(), q = s.n1(), r = q / p;
-    const double cross = q * p * (r - 1.0) * P.m[2] * P.n[2];
-    const double diag = q * (p - 1.0) * P.m[2] * P.n[1];
+    const double p = s.n2(), q = s.n1();
+    const double k = q * P.m[2] * P.n[2];
     Mat3 H = Mat3::Zero();
     for (int i = 0; i < 2; ++i) {
-        for (int j = 0; j < 2; ++j) H(i, j) = cross * P.a1[i] * P.a1[j];
-        H(i, i) += diag * P.a2[i];
+        const double* h = P.hat[i];
+        const double* o = P.hat[1 - i];
+        H(i, i) = k * ((q - 1.0) * h[1] * h[1] + (p - 1.0) * h[2] * o[0]) / (P.len[i] * P.len[i]);
     }
+    H(0, 1) = H(1, 0) = k * (q - p) * P.a1[0] * P.a1[1];
     H(2, 2) = q * (q - 1.0) * P.w[2] / (s.c() * s.c());
     return H;
 }
 
-// T_ijk (i, j, k in x, y):
-//   q p^2 (r-1)(r-2) M3 N3 A1_i A1_j A1_k
-// + q p (r-1)(p-1) M3 N2 [d_ij A2_i A1_k + d_ik A2_i A1_j + d_jk A2_j A1_i]
-// + d_ijk q (p-1)(p-2) M3 N1 A3_i
-// T_zzz = q (q-1)(q-2) w^(q-3) s_z / c^3; all mixed x/y-z entries vanish.
+// Third derivatives, combined the same way (H = h0, O = o0):
+//   T_iii = q M3 N3 s_i / L_i^3 [(q-1)(q-2) h1^3 + (p-1)(3q-p-4) h1 h2 O
+//                                + (p-1)(p-2) h3 O^2]
+//   T_iij = q (q-p) M3 N3 s_j o1 / (L_i^2 L_j) [(q-p-1) h1^2 + (p-1) h2 O]
+//   T_zzz = q (q-1)(q-2) w^(q-3) s_z / c^3; all mixed x/y-z entries vanish.
 std::array<Mat3, 3> thirdFrom(const Superellipsoid& s, const Powers& P) {
-    const double p = s.n2(), q = s.n1(), r = q / p;
-    const double k3 = q * p * p * (r - 1.0) * (r - 2.0) * P.m[3] * P.n[3];
-    const double k2 = q * p * (r - 1.0) * (p - 1.0) * P.m[3] * P.n[2];
-    const double k1 = q * (p - 1.0) * (p - 2.0) * P.m[3] * P.n[1];
+    const double p = s.n2(), q = s.n1();
+    const double k = q * P.m[3] * P.n[3];
     std::array<Mat3, 3> T;
     for (auto& M : T) M.setZero();
-    for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 2; ++j)
-            for (int k = 0; k < 2; ++k) {
-                double v = k3 * P.a1[i] * P.a1[j] * P.a1[k];
-                if (i == j) v += k2 * P.a2[i] * P.a1[k];
-                if (i == k) v += k2 * P.a2[i] * P.a1[j];
-                if (j == k) v += k2 * P.a2[j] * P.a1[i];
-                if (i == j && j == k) v += k1 * P.a3[i];
-                T[i](j, k) = v;
-            }
+    for (int i = 0; i < 2; ++i) {
+        const int j = 1 - i;
+        const double* h = P.hat[i];
+        const double* o = P.hat[j];
+        const double Li = P.len[i], Lj = P.len[j];
+        T[i](i, i) = k * P.sign[i] / (Li * Li * Li)
+                     * ((q - 1.0) * (q - 2.0) * h[1] * h[1] * h[1]
+                        + (p - 1.0) * (3.0 * q - p - 4.0) * h[1] * h[2] * o[0]
+                        + (p - 1.0) * (p - 2.0) * h[3] * o[0] * o[0]);
+        const double tiij = k * (q - p) * P.sign[j] * o[1] / (Li * Li * Lj)
+                            * ((q - p - 1.0) * h[1] * h[1] + (p - 1.0) * h[2] * o[0]);
+        T[i](i, j) = T[i](j, i) = T[j](i, i) = tiij;
+    }
     const double c = s.c();
     T[2](2, 2) = q * (q - 1.0) * (q - 2.0) * P.w[3] * P.sign[2] / (c * c * c);
     return T;
