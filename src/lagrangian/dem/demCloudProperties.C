@@ -2,6 +2,7 @@
 #include "superellipsoidShapeIO.H"
 #include "foamEigen.H"
 #include "error.H"
+#include "collision/CollisionParameters.hpp"
 
 namespace
 {
@@ -65,34 +66,41 @@ sef::dem::InjectionRegion readRegion(const dictionary& dict)
 } // End anonymous namespace
 
 
-Foam::wordList Foam::contactModelNames()
-{
-    return wordList{"frictionless", "frictional", "schwager", "coulomb"};
-}
-
-
 sef::dem::ContactLaw Foam::readContactLaw(const dictionary& dict)
 {
+    // Names and ranges are the core's (collision/CollisionParameters.hpp);
+    // its errors name the parameter, which is the dictionary keyword here.
     sef::dem::ContactLaw law;
     law.model = dict.get<word>("model");
-    if (!contactModelNames().found(law.model))
+    sef::CollisionParameters params;
+    try
     {
-        badEntry
-        (
-            dict, "model", "unknown model '" + law.model + "' (valid: frictionless"
-            " frictional schwager coulomb)"
-        );
+        params.model = sef::collisionModelFromName(law.model);
     }
-    if (!dict.found("restitution")) badEntry(dict, "restitution", "missing (0 <= e_n <= 1)");
-    law.restitution = readInRange(dict, "restitution", 0, 1, 0);
-    if (law.model == "frictional")
+    catch (const sef::CollisionParameterError& err)
     {
-        law.tangentialRestitution = readInRange(dict, "tangentialRestitution", -1, 1, 1);
+        badEntry(dict, "model", err.what());
     }
-    if (law.model == "schwager" || law.model == "coulomb")
+    const bool coulomb = params.model == sef::CollisionModel::Coulomb;
+    const bool needsFriction = coulomb || params.model == sef::CollisionModel::Schwager;
+
+    law.restitution = dict.get<scalar>("restitution");
+    // eps_t: the paper model's tangential restitution; for coulomb the
+    // sticking target (0 = full stick)
+    law.tangentialRestitution =
+        dict.lookupOrDefault<scalar>("tangentialRestitution", coulomb ? 0 : 1);
+    law.friction = needsFriction ? dict.get<scalar>("friction") : 0;
+
+    params.restitution = law.restitution;
+    params.tangentialRestitution = law.tangentialRestitution;
+    params.friction = law.friction;
+    try
     {
-        if (!dict.found("friction")) badEntry(dict, "friction", "missing (mu >= 0)");
-        law.friction = readInRange(dict, "friction", 0, GREAT, 0);
+        sef::validateCollisionParameters(params);
+    }
+    catch (const sef::CollisionParameterError& err)
+    {
+        badEntry(dict, err.parameter(), err.what());
     }
     return law;
 }
