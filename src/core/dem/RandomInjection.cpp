@@ -1,5 +1,7 @@
 #include "dem/RandomInjection.hpp"
 
+#include "contact/PairContact.hpp"
+
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -95,6 +97,44 @@ void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int
                 << " m); enlarge the region or inject fewer particles";
             throw InjectionError(msg.str());
         }
+    }
+    particles = std::move(trial);
+}
+
+void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& list,
+                  std::int64_t firstId,
+                  const std::function<bool(const Vec3&, std::size_t)>& admissible) {
+    ParticleSystem trial = particles; // untouched on failure
+    for (std::size_t n = 0; n < list.size(); ++n) {
+        const ListedParticle& p = list[n];
+        if (p.type < 0 || p.type >= static_cast<int>(trial.types.size()))
+            throw InjectionError("listed particle " + std::to_string(n) + ": unknown type index " +
+                                 std::to_string(p.type));
+        const double qNorm = p.orientation.norm();
+        if (!(std::abs(qNorm - 1.0) < 1e-6))
+            throw InjectionError("listed particle " + std::to_string(n) +
+                                 ": orientation quaternion is not unit (|q| = " +
+                                 std::to_string(qNorm) + ")");
+        if (!p.position.allFinite() || !p.velocity.allFinite() || !p.angularVelocity.allFinite())
+            throw InjectionError("listed particle " + std::to_string(n) + ": non-finite state");
+        if (admissible && !admissible(p.position, n))
+            throw InjectionError("listed particle " + std::to_string(n) +
+                                 " is outside the domain or cuts a wall");
+        const Pose pose{p.position, p.orientation.normalized()};
+        const Superellipsoid& shape = trial.types[p.type].shape;
+        for (std::size_t j = 0; j < trial.size(); ++j) {
+            const Pose other{trial.position[j], trial.orientation[j]};
+            const ContactResult c =
+                detectPairContact(shape, pose, trial.types[trial.type[j]].shape, other);
+            if (c.contact) {
+                std::ostringstream msg;
+                msg << "listed particle " << n << " overlaps particle id " << trial.id[j]
+                    << " (penetration depth " << c.depth << " m)";
+                throw InjectionError(msg.str());
+            }
+        }
+        trial.add(p.type, firstId + static_cast<std::int64_t>(n), p.position,
+                  p.orientation.normalized(), p.velocity, p.angularVelocity);
     }
     particles = std::move(trial);
 }

@@ -41,6 +41,23 @@ public:
 void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int64_t firstId,
                   const std::function<bool(const Vec3&, double)>& admissible = {});
 
+// One particle placed by hand (validation cases, restarts from other tools).
+struct ListedParticle {
+    int type = 0;
+    Vec3 position = Vec3::Zero();
+    Quat orientation = Quat::Identity();
+    Vec3 velocity = Vec3::Zero();
+    Vec3 angularVelocity = Vec3::Zero();
+};
+
+// Appends the listed particles (ids continue from firstId). Throws
+// InjectionError naming the particles if two of them overlap (exact narrow
+// phase, not bounding spheres), if one overlaps an existing particle, or if
+// `admissible(centre, shape, pose)` rejects one; the system is left unchanged then.
+void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& list,
+                  std::int64_t firstId,
+                  const std::function<bool(const Vec3&, std::size_t listIndex)>& admissible = {});
+
 // Portable uniform random numbers (std distributions differ between
 // standard libraries; these do not), so a seed gives the same packing everywhere.
 class PortableRandom {

@@ -58,9 +58,44 @@ sef::dem::InjectionRegion readRegion(const dictionary& dict)
     }
     else
     {
-        badEntry(dict, "region", "unknown region '" + kind + "' (valid: box cylinder)");
+        badEntry(dict, "region", "unknown region '" + kind + "' (valid: box cylinder list)");
     }
     return region;
+}
+
+// region list: particles ( { type <name>; position (x y z);
+//   orientation (w x y z); U (ux uy uz); omega (wx wy wz); } ... );
+std::vector<sef::dem::ListedParticle> readListedParticles
+(
+    const dictionary& inj,
+    const wordList& typeNames
+)
+{
+    std::vector<sef::dem::ListedParticle> list;
+    const PtrList<dictionary> entries(inj.lookup("particles"));
+    forAll(entries, n)
+    {
+        const dictionary& pd = entries[n];
+        sef::dem::ListedParticle p;
+        const word typeName = pd.get<word>("type");
+        p.type = typeNames.find(typeName);
+        if (p.type < 0)
+        {
+            badEntry(pd, "type", "unknown particle type '" + typeName + "'");
+        }
+        p.position = toEigen(pd.get<vector>("position"));
+        const FixedList<scalar, 4> q =
+            pd.lookupOrDefault<FixedList<scalar, 4>>("orientation", FixedList<scalar, 4>({1, 0, 0, 0}));
+        p.orientation = sef::Quat(q[0], q[1], q[2], q[3]);
+        if (std::abs(p.orientation.norm() - 1) > 1e-6)
+        {
+            badEntry(pd, "orientation", "quaternion (w x y z) must be unit");
+        }
+        p.velocity = toEigen(pd.lookupOrDefault<vector>("U", Zero));
+        p.angularVelocity = toEigen(pd.lookupOrDefault<vector>("omega", Zero));
+        list.push_back(p);
+    }
+    return list;
 }
 
 } // End anonymous namespace
@@ -134,7 +169,13 @@ Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
 
     // Injection (optional: a restart or a hand-made cloud needs none)
     props.inject = dict.found("injection");
-    if (props.inject)
+    props.injectListed =
+        props.inject && dict.subDict("injection").lookupOrDefault<word>("region", "") == "list";
+    if (props.injectListed)
+    {
+        props.listed = readListedParticles(dict.subDict("injection"), props.typeNames);
+    }
+    else if (props.inject)
     {
         const dictionary& inj = dict.subDict("injection");
         props.injection.region = readRegion(inj);
