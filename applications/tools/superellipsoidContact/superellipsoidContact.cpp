@@ -1,0 +1,42 @@
+// superellipsoidContact: contact of two superellipsoids, or of one and a
+// plane wall, for one configuration (issue 4 JSON schema).
+//   superellipsoidContact [input.json]     (stdin if no file)
+// Bad input: one line on stderr, exit status 2.
+#include "ContactJson.hpp"
+#include "contact/PairContact.hpp"
+
+#include <fstream>
+#include <iostream>
+
+int main(int argc, char** argv) {
+    using namespace sef;
+    try {
+        nlohmann::json root;
+        try {
+            if (argc > 1) {
+                std::ifstream in(argv[1]);
+                if (!in) throw tools::InputError(std::string("cannot open ") + argv[1]);
+                root = nlohmann::json::parse(in);
+            } else {
+                root = nlohmann::json::parse(std::cin);
+            }
+        } catch (const nlohmann::json::parse_error& e) {
+            throw tools::InputError(std::string("invalid JSON: ") + e.what());
+        }
+        const auto bodies = tools::parseBodies(root);
+        const auto wall = tools::parseWall(root);
+        ContactResult r;
+        if (wall && bodies.size() == 1) {
+            r = detectWallContact(bodies[0].shape, bodies[0].pose, *wall);
+        } else if (!wall && bodies.size() == 2) {
+            r = detectPairContact(bodies[0].shape, bodies[0].pose, bodies[1].shape, bodies[1].pose);
+        } else {
+            throw tools::InputError("input: give either two bodies, or one body and a wall");
+        }
+        std::cout << tools::toJson(r).dump(2) << "\n";
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "superellipsoidContact: " << e.what() << "\n";
+        return 2;
+    }
+}

@@ -1,0 +1,125 @@
+// Cost of the contact detection: pair detection cold and warm-started for
+// spheres, ellipsoids (eps = 1), blocky (eps = 0.2) and diamond (eps = 1.8)
+// shapes, a wall query, and the broad phase per particle.
+#include "contact/CellGrid.hpp"
+#include "contact/PairContact.hpp"
+#include "contact/WallContact.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <random>
+
+namespace {
+
+using namespace sef;
+
+struct Case {
+    Superellipsoid s1, s2;
+    std::vector<Pose> p1, p2;
+};
+
+// 256 random shallow-contact configurations of two shapes with the given eps.
+Case makeCase(double eps, bool sphere) {
+    const Superellipsoid s = sphere ? Superellipsoid(0.005, 0.005, 0.005, 1.0, 1.0)
+                                    : Superellipsoid(0.008, 0.005, 0.004, eps, eps);
+    Case c{s, s, {}, {}};
+    std::mt19937 rng(7);
+    std::normal_distribution<double> g(0.0, 1.0);
+    while (c.p1.size() < 256) {
+        Pose a, b;
+        a.orientation = Quat(g(rng), g(rng), g(rng), g(rng)).normalized();
+        b.orientation = Quat(g(rng), g(rng), g(rng), g(rng)).normalized();
+        const Vec3 u = Vec3(g(rng), g(rng), g(rng)).normalized();
+        // Bisect the centre distance along u to an overlap of ~1% of c.
+        double lo = 0.0, hi = 0.04;
+        for (int k = 0; k < 40; ++k) {
+            b.position = 0.5 * (lo + hi) * u;
+            const ContactResult r = detectPairContact(c.s1, a, c.s2, b);
+            (r.contact && r.depth > 0.01 * 0.004 ? lo : hi) = 0.5 * (lo + hi);
+        }
+        b.position = lo * u;
+        c.p1.push_back(a);
+        c.p2.push_back(b);
+    }
+    return c;
+}
+
+void pairCold(benchmark::State& state, double eps, bool sphere) {
+    const Case c = makeCase(eps, sphere);
+    std::size_t i = 0;
+    for (auto _ : state) {
+        const auto k = i++ % c.p1.size();
+        benchmark::DoNotOptimize(detectPairContact(c.s1, c.p1[k], c.s2, c.p2[k]));
+    }
+}
+
+void pairWarm(benchmark::State& state, double eps, bool sphere) {
+    Case c = makeCase(eps, sphere);
+    std::vector<PairWarmStart> warm(c.p1.size());
+    for (std::size_t k = 0; k < c.p1.size(); ++k)
+        warm[k].normal = detectPairContact(c.s1, c.p1[k], c.s2, c.p2[k]).normal;
+    // Each query moves body 2 by a small DEM-like step (1e-6 m, 1e-4 rad).
+    const Quat turn(Eigen::AngleAxisd(1e-4, Vec3(0.3, 0.5, 0.8).normalized()));
+    std::size_t i = 0;
+    for (auto _ : state) {
+        const auto k = i++ % c.p1.size();
+        Pose& p = c.p2[k];
+        const double sign = (i / c.p1.size()) % 2 ? -1.0 : 1.0;
+        p.position.x() += sign * 1e-6;
+        p.orientation = (sign > 0 ? turn : turn.conjugate()) * p.orientation;
+        const ContactResult r = detectPairContact(c.s1, c.p1[k], c.s2, p, &warm[k]);
+        warm[k].normal = r.normal;
+        benchmark::DoNotOptimize(r);
+    }
+}
+
+void wallQuery(benchmark::State& state, double eps) {
+    const Superellipsoid s(0.008, 0.005, 0.004, eps, eps);
+    std::mt19937 rng(8);
+    std::normal_distribution<double> g(0.0, 1.0);
+    std::vector<Pose> poses(256);
+    for (auto& p : poses) {
+        p.orientation = Quat(g(rng), g(rng), g(rng), g(rng)).normalized();
+        p.position = Vec3(0, 0, 0.003);
+    }
+    const WallPlane wall{Vec3::Zero(), Vec3::UnitZ()};
+    std::size_t i = 0;
+    for (auto _ : state) benchmark::DoNotOptimize(detectWallContact(s, poses[i++ % 256], wall));
+}
+
+void broadPhase(benchmark::State& state) {
+    const int n = static_cast<int>(state.range(0));
+    // Random packing at ~30% solid fraction of spheres of radius 0.005.
+    const double r = 0.005;
+    const double box = std::cbrt(n * 4.19 * r * r * r / 0.3);
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<double> u(0.0, box);
+    std::vector<Vec3> x(n);
+    for (auto& p : x) p = Vec3(u(rng), u(rng), u(rng));
+    const std::vector<double> radii(n, r);
+    CellGrid grid;
+    std::size_t pairs = 0;
+    for (auto _ : state) {
+        grid.build(x, radii);
+        pairs = 0;
+        grid.forEachCandidatePair([&](int, int) { ++pairs; });
+        benchmark::DoNotOptimize(pairs);
+    }
+    state.counters["perParticle_ns"] = benchmark::Counter(
+        double(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["pairs"] = double(pairs);
+}
+
+} // namespace
+
+BENCHMARK_CAPTURE(pairCold, sphere, 1.0, true);
+BENCHMARK_CAPTURE(pairCold, ellipsoid, 1.0, false);
+BENCHMARK_CAPTURE(pairCold, blocky02, 0.2, false);
+BENCHMARK_CAPTURE(pairCold, diamond18, 1.8, false);
+BENCHMARK_CAPTURE(pairWarm, sphere, 1.0, true);
+BENCHMARK_CAPTURE(pairWarm, ellipsoid, 1.0, false);
+BENCHMARK_CAPTURE(pairWarm, blocky02, 0.2, false);
+BENCHMARK_CAPTURE(pairWarm, diamond18, 1.8, false);
+BENCHMARK_CAPTURE(wallQuery, ellipsoid, 1.0);
+BENCHMARK_CAPTURE(wallQuery, blocky02, 0.2);
+BENCHMARK(broadPhase)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);

@@ -1,0 +1,141 @@
+#include "contact/CommonNormalNewton.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sef {
+
+namespace {
+
+using Mat2 = Eigen::Matrix2d;
+using Vec2 = Eigen::Vector2d;
+
+// Principal radii of curvature (inverse Weingarten map, 2x2 in the world
+// tangent basis t1, t2) at the surface point xBody of body b. This is the
+// derivative of the support map: d support / d n = Rho on the tangent plane.
+// Weingarten map W = P H P / |grad S| (H, grad S of paper 001 eq. 3).
+// Edges (eps > 1) have infinite curvature: Rho -> 0 there; flat faces
+// (eps -> 0) have zero curvature: Rho is capped at a large radius.
+Mat2 radiiOfCurvature(const PosedBody& b, const Vec3& xBody, const Vec3& t1, const Vec3& t2,
+                      double lengthScale) {
+    const auto d = b.shape.evaluate(xBody);
+    const double gradNorm = d.gradient.norm();
+    const Vec3 u1 = b.directionToBody(t1), u2 = b.directionToBody(t2);
+    Mat2 w;
+    w(0, 0) = u1.dot(d.hessian * u1);
+    w(0, 1) = u1.dot(d.hessian * u2);
+    w(1, 1) = u2.dot(d.hessian * u2);
+    w(1, 0) = w(0, 1);
+    w /= gradNorm;
+    if (!w.allFinite() || !(gradNorm > 0.0)) return Mat2::Zero(); // an edge or corner
+    // Eigen-decomposition of the symmetric 2x2; curvature clamped to
+    // [1e-12, 1e12] / lengthScale so the radii stay finite and non-negative.
+    const double mean = 0.5 * (w(0, 0) + w(1, 1));
+    const double diff = 0.5 * (w(0, 0) - w(1, 1));
+    const double root = std::hypot(diff, w(0, 1));
+    const double kMin = 1e-12 / lengthScale, kMax = 1e12 / lengthScale;
+    const double k1 = std::clamp(mean + root, kMin, kMax);
+    const double k2 = std::clamp(mean - root, kMin, kMax);
+    Vec2 v1;
+    if (root > 0.0) {
+        // eigenvector of mean + root, in the numerically safe of two forms
+        v1 = diff >= 0.0 ? Vec2(diff + root, w(0, 1)) : Vec2(w(0, 1), root - diff);
+        v1.normalize();
+    } else {
+        v1 = Vec2(1.0, 0.0);
+    }
+    const Vec2 v2(-v1.y(), v1.x());
+    return v1 * v1.transpose() / k1 + v2 * v2.transpose() / k2;
+}
+
+} // namespace
+
+double overlapAlong(const PosedBody& body1, const PosedBody& body2, const Vec3& n, Vec3& point1,
+                    Vec3& point2) {
+    point1 = body1.support(n);
+    point2 = body2.support(-n);
+    return n.dot(point1 - point2);
+}
+
+CommonNormalSolution solveCommonNormal(const PosedBody& body1, const PosedBody& body2,
+                                       const Vec3& initialNormal,
+                                       const CommonNormalSettings& settings) {
+    const double lengthScale = std::min(body1.smallestHalfAxis(), body2.smallestHalfAxis());
+    CommonNormalSolution s;
+    s.normal = initialNormal.normalized();
+    s.overlap = overlapAlong(body1, body2, s.normal, s.point1, s.point2);
+
+    for (;;) {
+        Vec3 t1, t2;
+        tangentBasis(s.normal, t1, t2);
+        const Vec3 q = s.point1 - s.point2;
+        const Vec2 g(t1.dot(q), t2.dot(q));
+        if (g.norm() <= settings.gradientTolerance) {
+            s.converged = true;
+            return s;
+        }
+        if (s.iterations >= settings.maxIterations) return s;
+        ++s.iterations;
+
+        // Hessian of f on the sphere: Rho1(n) + Rho2(-n) - f I.
+        Mat2 h = radiiOfCurvature(body1, body1.toBody(s.point1), t1, t2, lengthScale) +
+                 radiiOfCurvature(body2, body2.toBody(s.point2), t1, t2, lengthScale);
+        h(0, 0) -= s.overlap;
+        h(1, 1) -= s.overlap;
+        // Levenberg shift: smallest eigenvalue at least 1e-3 of the scale
+        // (or of the largest eigenvalue), so the step is a descent direction.
+        const double mean = 0.5 * h.trace();
+        const double root = std::hypot(0.5 * (h(0, 0) - h(1, 1)), h(0, 1));
+        const double lambdaMin = mean - root, lambdaMax = mean + root;
+        const double floor = 1e-3 * std::max(lengthScale, std::abs(lambdaMax));
+        const bool shifted = lambdaMin < floor;
+        if (shifted) h += (floor - lambdaMin) * Mat2::Identity();
+        Vec2 step = -h.ldlt().solve(g);
+        // Newton decrement g^T H^-1 g ~ 2 (f - min f): the depth error left.
+        // It is the right stopping test where the support map is stiff (flat
+        // faces of blocky shapes, f ~ |angle|^(1 + eps/(2 - eps))) and |g|
+        // stays large although the depth has converged.
+        if (!shifted && -g.dot(step) <= settings.depthTolerance) {
+            s.converged = true;
+            return s;
+        }
+        const double stepNorm = step.norm();
+        if (!(stepNorm > 0.0) || !std::isfinite(stepNorm)) return s;
+        if (stepNorm > settings.maxStepAngle) step *= settings.maxStepAngle / stepNorm;
+
+        // Armijo backtracking on f along the retraction n + T step; if the
+        // Newton direction fails, retry along the steepest descent.
+        bool accepted = false;
+        for (int attempt = 0; attempt < 2 && !accepted; ++attempt) {
+            if (attempt == 1) {
+                step = -g * (std::min(settings.maxStepAngle, g.norm() / lengthScale) / g.norm());
+            }
+            const double slope = g.dot(step); // < 0
+            double alpha = 1.0;
+            for (int k = 0; k < 40; ++k) {
+                const Vec3 trial = (s.normal + alpha * (step.x() * t1 + step.y() * t2)).normalized();
+                Vec3 p1, p2;
+                const double fTrial = overlapAlong(body1, body2, trial, p1, p2);
+                if (fTrial <= s.overlap + 1e-4 * alpha * slope) {
+                    s.normal = trial;
+                    s.overlap = fTrial;
+                    s.point1 = p1;
+                    s.point2 = p2;
+                    accepted = true;
+                    break;
+                }
+                alpha *= 0.5;
+            }
+        }
+        if (!accepted) {
+            // No decrease of f representable in floating point along a
+            // descent direction: f is at its minimum to rounding (this is
+            // where flat faces end: the support map jumps across the face
+            // while f no longer changes).
+            s.converged = true;
+            return s;
+        }
+    }
+}
+
+} // namespace sef

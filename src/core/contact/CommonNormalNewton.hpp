@@ -1,0 +1,54 @@
+#pragma once
+// Newton solver for the common normal of two convex bodies.
+//
+// For a unit direction n (from body 1 to body 2) the overlap of the two
+// bodies along n is
+//     f(n) = h1(n) + h2(-n),   h_i(n) = max_{x in body i} n.x,
+// evaluated exactly with the closed-form support map: f(n) = n.(p1 - p2),
+// p1 = support1(n), p2 = support2(-n). f(n) > 0 for every n iff the bodies
+// overlap; min_n f is the penetration depth (minimum translation distance)
+// when positive and minus the distance when negative.
+//
+// At a minimiser the tangential part of p1 - p2 vanishes: p1 has outward
+// normal n, p2 has outward normal -n and p1 - p2 is parallel to n. These are
+// exactly the common-normal (CN) conditions of paper 001, sec. 3.5 (Part 1
+// gives the normal at p_c1, Part 2 the point on S2 with the opposite normal,
+// which is support2(-n), cf. eqs. 43-50), now required to hold together with
+// p1 - p2 || n (the CN requirement the paper cites from Kildashti et al.).
+//
+// Newton on the sphere: gradient g = T^T (p1 - p2) (T = tangent basis), and
+// Hessian  H = Rho1(n) + Rho2(-n) - f I, where Rho is the 2x2 tensor of the
+// principal radii of curvature at the support point (inverse Weingarten map
+// from the implicit-function Hessian), globalised by a Levenberg shift that
+// keeps H positive definite, a step-length cap (trust radius) and an Armijo
+// backtracking line search on f (paper 000: step halving until the merit
+// function decreases).
+#include "contact/PosedBody.hpp"
+
+namespace sef {
+
+struct CommonNormalSettings {
+    double gradientTolerance = 1e-12; // absolute, on |T^T (p1 - p2)| [m]
+    double depthTolerance = 1e-14;    // absolute, on the Newton decrement [m]
+    int maxIterations = 40;
+    double maxStepAngle = 0.5;        // trust radius [rad]
+};
+
+struct CommonNormalSolution {
+    Vec3 normal = Vec3::UnitX();
+    double overlap = 0.0;          // f(normal)
+    Vec3 point1 = Vec3::Zero();    // support1(normal)
+    Vec3 point2 = Vec3::Zero();    // support2(-normal)
+    int iterations = 0;
+    bool converged = false;
+};
+
+// f(n) and the two support points (n must be unit).
+double overlapAlong(const PosedBody& body1, const PosedBody& body2, const Vec3& n, Vec3& point1,
+                    Vec3& point2);
+
+CommonNormalSolution solveCommonNormal(const PosedBody& body1, const PosedBody& body2,
+                                       const Vec3& initialNormal,
+                                       const CommonNormalSettings& settings);
+
+} // namespace sef

@@ -1,0 +1,54 @@
+#pragma once
+// Result of one narrow-phase contact query (pair, plane wall or wall face).
+//
+// Conventions (the same for every query):
+//   - body 1 is the first argument (or the wall), body 2 the second;
+//   - `normal` is the unit common normal pointing from body 1 towards body 2;
+//   - surfacePoint1 lies on body 1 and is its extreme point along +normal,
+//     surfacePoint2 lies on body 2 and is its extreme point along -normal;
+//   - depth = normal . (surfacePoint1 - surfacePoint2): the penetration depth
+//     along the normal when positive (minimum translation distance for the
+//     pair), minus the gap width when negative;
+//   - point = midpoint of the two surface points (the contact point).
+#include "geometry/Types.hpp"
+
+#include <string>
+
+namespace sef {
+
+// Which path produced the answer.
+enum class ContactStatus {
+    closedForm,         // exact formula (plane wall, face interior of a wall polygon)
+    newton,             // Newton on the common-normal condition converged (cold or warm)
+    fallback,           // GJK/EPA on the support function (+ Newton polish)
+    boundingSphere,     // rejected by the bounding-sphere test (no contact, depth is a bound)
+    orientedBox,        // rejected by the oriented-bounding-box test (no contact, depth is a bound)
+};
+
+const char* toString(ContactStatus status);
+
+// Which feature of a wall polygon touched the particle.
+enum class WallFeature { none, face, edge, vertex };
+
+struct ContactResult {
+    bool contact = false;
+    Vec3 point = Vec3::Zero();
+    Vec3 normal = Vec3::UnitZ();
+    double depth = 0.0;
+    Vec3 surfacePoint1 = Vec3::Zero();
+    Vec3 surfacePoint2 = Vec3::Zero();
+    int iterations = 0;       // Newton steps (+ GJK/EPA iterations on the fallback path)
+    ContactStatus status = ContactStatus::closedForm;
+    bool warmStarted = false; // the caller's warm start was used as the initial normal
+    WallFeature feature = WallFeature::none; // wall polygons only
+    int featureIndex = -1;                   // edge or vertex index (wall polygons only)
+};
+
+// Warm start of a pair query: the common normal of the previous time step
+// (paper 000: "the solution from previous DEM time step can be used as a
+// starting point"). Store `ContactResult::normal` and pass it back.
+struct PairWarmStart {
+    Vec3 normal = Vec3::UnitX();
+};
+
+} // namespace sef
