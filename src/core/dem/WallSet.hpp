@@ -3,6 +3,8 @@
 // by hand) with a spatial index, built once at start-up.
 #include "geometry/Types.hpp"
 
+#include <array>
+#include <cstddef>
 #include <vector>
 
 namespace sef::dem {
@@ -12,6 +14,84 @@ struct WallFace {
     Vec3 outwardNormal;           // unit, pointing OUT of the particle domain
                                   // (OpenFOAM boundary-face normal direction)
     int patch = -1;               // user tag (mesh patch index)
+};
+
+// A validated face set with a uniform-grid index over face bounding boxes
+// (paper 002, sec. 2.5: linked cells; faces are binned once, particles query
+// the cells their bounding sphere covers).
+//
+// Input faces are checked (>= 3 finite vertices, non-zero area, outward normal
+// not perpendicular to the polygon). Warped or non-convex faces (they occur
+// in snappyHexMesh meshes) are split into triangles around their centroid so
+// that every stored face is planar and convex; `sourceFace` maps back.
+// The stored outward normal is the polygon's own normal, oriented like the
+// given one.
+class WallSet {
+public:
+    WallSet() = default;
+    explicit WallSet(std::vector<WallFace> faces);
+
+    std::size_t size() const { return faces_.size(); }
+    bool empty() const { return faces_.empty(); }
+    const WallFace& face(std::size_t f) const { return faces_[f]; }
+    const std::vector<WallFace>& faces() const { return faces_; }
+    int sourceFace(std::size_t f) const { return source_[f]; }
+    int splitFaces() const { return splitFaces_; }  // input faces that were triangulated
+
+    // Appends to `out` the indices (ascending, unique) of faces whose polygon
+    // comes within `radius` of `centre` (exact point-polygon distance).
+    void facesNear(const Vec3& centre, double radius, std::vector<int>& out) const;
+
+    // Closest point of face f to x.
+    Vec3 closestPoint(std::size_t f, const Vec3& x) const;
+
+    // Signed distance of x to the plane of face f (> 0: outside, along the
+    // outward normal).
+    double planeDistance(std::size_t f, const Vec3& x) const {
+        return outwardNormalOf(f).dot(x - faces_[f].vertices[0]);
+    }
+    const Vec3& outwardNormalOf(std::size_t f) const { return faces_[f].outwardNormal; }
+
+    // The first face the segment a -> b leaves the domain through (from its
+    // inner side to its outer side), or face = -1.
+    struct Crossing {
+        int face = -1;
+        double t = 0.0;               // a + t (b - a)
+        Vec3 point = Vec3::Zero();
+    };
+    Crossing firstOutwardCrossing(const Vec3& a, const Vec3& b) const;
+
+    // True if x lies inside the closed surface the faces form (ray parity;
+    // for start-up checks, O(faces)). Meaningless for open face sets.
+    bool contains(const Vec3& x) const;
+
+    // True if the projection of x onto the plane of face f lies inside the
+    // polygon (tolerance: distance outside the edges that still counts).
+    bool faceContainsProjection(std::size_t f, const Vec3& x, double tolerance) const {
+        return insidePolygon(f, x - planeDistance(f, x) * outwardNormalOf(f), tolerance);
+    }
+
+    // Bounding box of all faces.
+    const Vec3& lower() const { return lower_; }
+    const Vec3& upper() const { return upper_; }
+
+private:
+    bool insidePolygon(std::size_t f, const Vec3& pointInPlane, double tolerance) const;
+    std::array<int, 3> cellOf(const Vec3& x) const;
+
+    std::vector<WallFace> faces_;
+    std::vector<int> source_;
+    std::vector<Vec3> faceLower_, faceUpper_;
+    int splitFaces_ = 0;
+
+    // Uniform grid (CSR layout: faces of cell c are cellFaces_[cellStart_[c] .. cellStart_[c+1]) ).
+    Vec3 lower_ = Vec3::Zero(), upper_ = Vec3::Zero();
+    Vec3 origin_ = Vec3::Zero();
+    double cellSize_ = 1.0;
+    std::array<int, 3> dims_{{0, 0, 0}};
+    std::vector<int> cellStart_;
+    std::vector<int> cellFaces_;
+    double lengthScale_ = 1.0;
 };
 
 } // namespace sef::dem

@@ -1,0 +1,40 @@
+#pragma once
+// Contacts found in one DEM substep and the two ways of choosing which of
+// them receive impulses (see DemEngine.cpp for the sweep scheme).
+#include "geometry/Types.hpp"
+
+#include <vector>
+
+namespace sef::dem {
+
+// One detected contact. Particle-particle: i < j are particle indices and
+// normal points from i to j. Particle-wall: j = -1, face is the WallSet face
+// and normal points from the particle INTO the wall (the collision module's
+// normalTowardsWall). depth > 0 is the penetration depth along the normal.
+struct DemContact {
+    int i = -1;
+    int j = -1;
+    int face = -1;
+    Vec3 point = Vec3::Zero();  // where the impulse acts
+    Vec3 normal = Vec3::UnitZ();
+    double depth = 0.0;
+    bool isWall() const { return j < 0; }
+};
+
+// Merges wall contacts of one particle that are the same contact seen from
+// several faces (coplanar neighbours sharing an edge, duplicated faces):
+// normals closer than `angleTolerance` [rad] keep only the deepest.
+// Contacts of different particles are never merged. Input order is kept
+// otherwise (the result is deterministic).
+void mergeDuplicateWallContacts(std::vector<DemContact>& wallContactsOfOneParticle,
+                                double angleTolerance = 1e-3);
+
+// Paper 001, sec. 3.4.3 / 3.5.3: every particle keeps only ONE collision
+// partner per step, the one with the largest overlap; partners already taken
+// are neglected for the rest of the step. Greedy by decreasing depth (ties
+// by input order), a wall counts as a partner of its particle.
+// Returns the selected contacts (a subset; pairwise disjoint in particles).
+std::vector<DemContact> selectOnePartnerPerParticle(const std::vector<DemContact>& contacts,
+                                                    std::size_t particleCount);
+
+} // namespace sef::dem

@@ -1,0 +1,82 @@
+#include "dem/ParticleSystem.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace sef::dem {
+
+ParticleType::ParticleType(const Superellipsoid& s, double rho)
+    : shape(s), density(rho), mass(0.0), principalInertia(Vec3::Zero()), boundingRadius(0.0) {
+    if (!(std::isfinite(rho) && rho > 0.0))
+        throw std::invalid_argument("density: must be positive and finite (got " +
+                                    std::to_string(rho) + ")");
+    mass = rho * shape.volume();
+    principalInertia = shape.principalInertia(rho); // paper 001, eqs. (17)-(20)
+    boundingRadius = shape.boundingRadius();
+}
+
+namespace {
+void requireFinite(const Vec3& v, const char* what, std::int64_t particleId) {
+    if (!v.allFinite())
+        throw std::invalid_argument(std::string("ParticleSystem::add: ") + what +
+                                    " of particle " + std::to_string(particleId) +
+                                    " is not finite");
+}
+} // namespace
+
+std::size_t ParticleSystem::add(int typeIndex, std::int64_t particleId, const Vec3& x,
+                                const Quat& q, const Vec3& v, const Vec3& w) {
+    if (typeIndex < 0 || static_cast<std::size_t>(typeIndex) >= types.size())
+        throw std::invalid_argument("ParticleSystem::add: type index " +
+                                    std::to_string(typeIndex) + " of particle " +
+                                    std::to_string(particleId) + " is out of range (" +
+                                    std::to_string(types.size()) + " types)");
+    requireFinite(x, "position", particleId);
+    requireFinite(v, "velocity", particleId);
+    requireFinite(w, "angular velocity", particleId);
+    const double qNorm = q.coeffs().norm();
+    // Orientations come from files and random generators: accept round-off,
+    // reject anything that is not a rotation.
+    if (!std::isfinite(qNorm) || std::abs(qNorm - 1.0) > 1e-6)
+        throw std::invalid_argument("ParticleSystem::add: orientation of particle " +
+                                    std::to_string(particleId) +
+                                    " is not a unit quaternion (norm " +
+                                    std::to_string(qNorm) + ")");
+    type.push_back(typeIndex);
+    id.push_back(particleId);
+    position.push_back(x);
+    orientation.push_back(q.normalized());
+    velocity.push_back(v);
+    angularVelocity.push_back(w);
+    externalForce.push_back(Vec3::Zero());
+    externalTorque.push_back(Vec3::Zero());
+    return size() - 1;
+}
+
+void ParticleSystem::remove(std::size_t i) {
+    if (i >= size())
+        throw std::out_of_range("ParticleSystem::remove: index " + std::to_string(i) +
+                                " >= size " + std::to_string(size()));
+    const std::size_t last = size() - 1;
+    if (i != last) {
+        type[i] = type[last];
+        id[i] = id[last];
+        position[i] = position[last];
+        orientation[i] = orientation[last];
+        velocity[i] = velocity[last];
+        angularVelocity[i] = angularVelocity[last];
+        externalForce[i] = externalForce[last];
+        externalTorque[i] = externalTorque[last];
+    }
+    type.pop_back();
+    id.pop_back();
+    position.pop_back();
+    orientation.pop_back();
+    velocity.pop_back();
+    angularVelocity.pop_back();
+    externalForce.pop_back();
+    externalTorque.pop_back();
+}
+
+} // namespace sef::dem

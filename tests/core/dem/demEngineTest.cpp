@@ -1,0 +1,351 @@
+// The DEM step against analytic solutions and conservation laws.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+#include "DemTestSupport.hpp"
+#include "dem/DemEngine.hpp"
+
+using namespace sef;
+using namespace sef::dem;
+
+namespace {
+
+const Vec3 gravity(0, 0, -9.81);
+
+EngineSettings frictionless(double restitution, const Vec3& g = gravity) {
+    EngineSettings s;
+    s.pair.model = s.wall.model = "frictionless";
+    s.pair.restitution = s.wall.restitution = restitution;
+    s.gravity = g;
+    return s;
+}
+
+ParticleSystem oneType(const Superellipsoid& shape, double rho = 1000.0) {
+    ParticleSystem ps;
+    ps.types.emplace_back(shape, rho);
+    return ps;
+}
+
+Quat randomOrientation(std::mt19937& rng) {
+    std::normal_distribution<double> n(0.0, 1.0);
+    Quat q(n(rng), n(rng), n(rng), n(rng));
+    return q.normalized();
+}
+
+// Apex heights of the bounces of particle 0 (centre height above floorZ).
+std::vector<double> bounceApexes(DemEngine& engine, ParticleSystem& ps, double dt, int steps,
+                                 int wanted) {
+    std::vector<double> apex;
+    double previousVz = ps.velocity[0].z();
+    bool rising = false;
+    for (int k = 0; k < steps && static_cast<int>(apex.size()) < wanted; ++k) {
+        const double zBefore = ps.position[0].z();
+        engine.step(ps, dt);
+        const double vz = ps.velocity[0].z();
+        if (previousVz <= 0.0 && vz > 0.0) rising = true;
+        if (rising && vz <= 0.0) {
+            // parabola through the last step: apex from the kinematics
+            apex.push_back(zBefore + 0.5 * previousVz * previousVz / 9.81);
+            rising = false;
+        }
+        previousVz = vz;
+    }
+    return apex;
+}
+
+} // namespace
+
+TEST(DemEngine, FreeFallIsExactToRoundOff) {
+    // No contacts: kick-drift-kick integrates a constant acceleration exactly.
+    ParticleSystem ps = oneType(Superellipsoid(0.004, 0.003, 0.002, 0.5, 0.8));
+    const Vec3 x0(0.1, -0.2, 0.3), v0(0.5, -0.25, 2.0), w0(3.0, -1.0, 7.0);
+    ps.add(0, 1, x0, Quat(Eigen::AngleAxisd(0.3, Vec3(1, 2, 3).normalized())), v0, w0);
+    const Vec3 force(1e-4, 0, 2e-4);
+    ps.externalForce[0] = force;
+    DemEngine engine({}, frictionless(0.5));
+    const double E0 = ps.types[0].mass * 0.0 + 0.0; // unused
+    (void)E0;
+    const double dt = 1e-4;
+    const int steps = 2000;
+    StepStatistics last;
+    const double rotationalEnergy0 = [&] {
+        const Vec3 wb = ps.orientation[0].conjugate() * w0;
+        return 0.5 * wb.dot(ps.types[0].principalInertia.cwiseProduct(wb));
+    }();
+    for (int k = 0; k < steps; ++k) last = engine.step(ps, dt);
+    const double t = dt * steps;
+    const Vec3 a = gravity + force / ps.types[0].mass;
+    const Vec3 x = x0 + v0 * t + 0.5 * a * t * t;
+    const Vec3 v = v0 + a * t;
+    // round-off: ~steps * 1e-16 relative to the travelled scale (~1 m)
+    EXPECT_LT((ps.position[0] - x).norm(), 1e-12);
+    EXPECT_LT((ps.velocity[0] - v).norm(), 1e-12);
+    // torque-free rotation: the rotational energy is kept (bounded splitting
+    // error, O(dt^2) relative; here ~1e-6, asserted at 1e-4)
+    const double translational = 0.5 * ps.types[0].mass * v.squaredNorm();
+    EXPECT_NEAR(last.kineticEnergy - translational, rotationalEnergy0, 1e-4 * rotationalEnergy0);
+    EXPECT_EQ(last.contacts, 0);
+    EXPECT_EQ(last.candidatePairs, 0);
+}
+
+TEST(DemEngine, SphereBounceHeightsFollowRestitutionSquared) {
+    // Drop from a gap h0 onto the floor: each apex gap is eps_n^2 times the
+    // previous (energy of the normal velocity scales by eps_n^2). The floor is
+    // split into 3x3 coplanar faces and the sphere lands on a vertex shared by
+    // four of them: it must still receive ONE impulse.
+    const double r = 0.005, eps = 0.5, h0 = 0.05, dt = 1e-5;
+    ParticleSystem ps = oneType(Superellipsoid(r, r, r, 1, 1));
+    ps.add(0, 3, Vec3(0.1 / 3, 0.1 / 3, r + h0), Quat::Identity());
+    DemEngine engine(test::boxWalls(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.2), 3), frictionless(eps));
+    const std::vector<double> apex = bounceApexes(engine, ps, dt, 400000, 2);
+    ASSERT_EQ(apex.size(), 2u);
+    // Contact is seen up to one step late (penetration <= v dt, removed by
+    // overlap removal; velocity error <= g dt): apex error <= ~2 (1 + eps) v dt.
+    const double v = std::sqrt(2 * 9.81 * h0);
+    const double tolerance = 3.0 * (1 + eps) * v * dt;
+    EXPECT_NEAR(apex[0] - r, eps * eps * h0, tolerance);
+    EXPECT_NEAR(apex[1] - r, eps * eps * eps * eps * h0, tolerance);
+    EXPECT_LT(std::abs(ps.position[0].x() - 0.1 / 3), 1e-12); // no sideways kick
+}
+
+TEST(DemEngine, CornerOfThreeWallsReversesVelocity) {
+    // Frictionless, eps_n = 1: a sphere flying into a box corner bounces off
+    // three walls; each reverses its own component: v -> -v exactly.
+    const double r = 0.01;
+    ParticleSystem ps = oneType(Superellipsoid(r, r, r, 1, 1));
+    const Vec3 v0(-1.0, -0.7, -0.4);
+    ps.add(0, 1, Vec3(r + 1e-3, r + 0.7e-3, r + 0.4e-3), Quat::Identity(), v0);
+    DemEngine engine(test::boxWalls(Vec3(0, 0, 0), Vec3(1, 1, 1)), frictionless(1.0, Vec3::Zero()));
+    for (int k = 0; k < 400; ++k) engine.step(ps, 1e-5);
+    EXPECT_LT((ps.velocity[0] + v0).norm(), 1e-12);
+    EXPECT_LT(ps.angularVelocity[0].norm(), 1e-9);
+}
+
+TEST(DemEngine, PairCollisionConservesMomentumAndDoesNotGainEnergy) {
+    std::mt19937 rng(11);
+    for (const char* model : {"frictionless", "coulomb"}) {
+        for (int trial = 0; trial < 5; ++trial) {
+            ParticleSystem ps;
+            ps.types.emplace_back(Superellipsoid(0.006, 0.004, 0.003, 0.6, 0.9), 1200.0);
+            ps.types.emplace_back(Superellipsoid(0.005, 0.005, 0.004, 1.0, 1.0), 2500.0);
+            ps.add(0, 10, Vec3(-0.012, 0.0015 * trial, 0), randomOrientation(rng), Vec3(1.0, 0, 0),
+                   Vec3(0, 10, 0));
+            ps.add(1, 20, Vec3(0.012, 0, 0.001), randomOrientation(rng), Vec3(-0.5, 0.1, 0));
+            EngineSettings s = frictionless(0.7, Vec3::Zero());
+            s.pair.model = model;
+            s.pair.friction = 0.3;
+            s.pair.tangentialRestitution = 0.0;
+            DemEngine engine({}, s);
+            auto momentum = [&] {
+                return Vec3(ps.types[0].mass * ps.velocity[0] + ps.types[1].mass * ps.velocity[1]);
+            };
+            const Vec3 p0 = momentum();
+            double e0 = engine.step(ps, 1e-5).kineticEnergy;
+            long contacts = 0;
+            double e = e0;
+            for (int k = 0; k < 3000; ++k) {
+                const StepStatistics st = engine.step(ps, 1e-5);
+                contacts += st.contacts;
+                // free rotation by the splitting integrator keeps the energy
+                // only to O((w dt)^2) ~ 1e-8 relative (bounded, oscillating)
+                EXPECT_LE(st.kineticEnergy, e + 1e-7 * e0) << model << " step " << k;
+                e = st.kineticEnergy;
+            }
+            EXPECT_GT(contacts, 0) << model;
+            EXPECT_LT(e, e0) << model; // eps_n = 0.7 dissipates
+            // impulses act equal and opposite: momentum kept to round-off
+            EXPECT_LT((momentum() - p0).norm(), 1e-13 * p0.norm()) << model;
+        }
+    }
+}
+
+TEST(DemEngine, HeadOnSpheresMatchTextbookResult) {
+    // 1D: equal spheres, eps_n: v1' = (1-e)/2 v1 + (1+e)/2 v2 (and swapped).
+    const double r = 0.005, e = 0.6;
+    ParticleSystem ps = oneType(Superellipsoid(r, r, r, 1, 1));
+    ps.add(0, 1, Vec3(-0.02, 0, 0), Quat::Identity(), Vec3(2, 0, 0));
+    ps.add(0, 2, Vec3(0.02, 0, 0), Quat::Identity(), Vec3(-1, 0, 0));
+    for (bool onePartner : {false, true}) {
+        ParticleSystem p = ps;
+        EngineSettings s = frictionless(e, Vec3::Zero());
+        s.onePartnerPerStep = onePartner;
+        DemEngine engine({}, s);
+        for (int k = 0; k < 3000; ++k) engine.step(p, 1e-5);
+        EXPECT_NEAR(p.velocity[0].x(), (1 - e) / 2 * 2 + (1 + e) / 2 * -1, 1e-12);
+        EXPECT_NEAR(p.velocity[1].x(), (1 + e) / 2 * 2 + (1 - e) / 2 * -1, 1e-12);
+        EXPECT_LT(p.velocity[0].tail<2>().norm() + p.angularVelocity[0].norm(), 1e-12);
+    }
+}
+
+TEST(DemEngine, OnePartnerOptionGivesSameAnswerForSinglePair) {
+    std::mt19937 rng(5);
+    ParticleSystem ps;
+    ps.types.emplace_back(Superellipsoid(0.006, 0.003, 0.003, 0.4, 0.7), 1000.0);
+    ps.add(0, 1, Vec3(0, 0, 0.02), randomOrientation(rng), Vec3(0.1, 0, -0.5), Vec3(3, 1, 0));
+    ps.add(0, 2, Vec3(0.002, 0.001, 0.004), randomOrientation(rng), Vec3(0, 0, 0.2));
+    auto run = [&](bool onePartner) {
+        ParticleSystem p = ps;
+        EngineSettings s = frictionless(0.5);
+        s.pair.model = s.wall.model = "coulomb";
+        s.pair.friction = s.wall.friction = 0.4;
+        s.pair.tangentialRestitution = s.wall.tangentialRestitution = 0.0;
+        s.onePartnerPerStep = onePartner;
+        DemEngine engine(test::boxWalls(Vec3(-0.05, -0.05, -0.0), Vec3(0.05, 0.05, 0.1)), s);
+        long contacts = 0;
+        for (int k = 0; k < 1500; ++k) contacts += engine.step(p, 1e-5).pairContacts;
+        EXPECT_GT(contacts, 0);
+        return p;
+    };
+    const ParticleSystem a = run(false), b = run(true);
+    for (int i = 0; i < 2; ++i) {
+        EXPECT_LT((a.position[i] - b.position[i]).norm(), 1e-14);
+        EXPECT_LT((a.velocity[i] - b.velocity[i]).norm(), 1e-12);
+        EXPECT_LT((a.angularVelocity[i] - b.angularVelocity[i]).norm(), 1e-9);
+    }
+}
+
+namespace {
+// ~50 mixed particles on a lattice above the floor of a box, random orientations.
+ParticleSystem latticeOfParticles(int nx, int ny, int nz, double spacing, const Vec3& corner) {
+    ParticleSystem ps;
+    ps.types.emplace_back(Superellipsoid(0.004, 0.004, 0.004, 1.0, 1.0), 1000.0);
+    ps.types.emplace_back(Superellipsoid(0.0055, 0.0035, 0.003, 1.0, 1.0), 1000.0);
+    // smooth shapes only: blocky pairs hit a GJK/EPA fallback defect of the
+    // contact module (wrong normal, depth ~ d_eq; reported, see the note)
+    ps.types.emplace_back(Superellipsoid(0.0045, 0.0035, 0.003, 1.0, 1.0), 1000.0);
+    std::mt19937 rng(42);
+    std::uniform_real_distribution<double> jitter(-0.1, 0.1);
+    int id = 0;
+    for (int k = 0; k < nz; ++k)
+        for (int j = 0; j < ny; ++j)
+            for (int i = 0; i < nx; ++i) {
+                const Vec3 x = corner + spacing * Vec3(i + 0.5 + jitter(rng), j + 0.5 + jitter(rng), k + 0.5);
+                ps.add(id % 3, 1000 + id, x, randomOrientation(rng), Vec3(jitter(rng), jitter(rng), 0));
+                ++id;
+            }
+    return ps;
+}
+} // namespace
+
+TEST(DemEngine, BoxOfFiftyParticlesSettlesQuietly) {
+    const double L = 0.048, H = 0.12, spacing = 0.012;
+    ParticleSystem ps = latticeOfParticles(4, 4, 3, spacing, Vec3(0, 0, 0.03));
+    ASSERT_EQ(ps.size(), 48u);
+    EngineSettings s;
+    s.pair.model = s.wall.model = "coulomb";
+    s.pair.restitution = s.wall.restitution = 0.3;
+    s.pair.friction = s.wall.friction = 0.5;
+    s.pair.tangentialRestitution = s.wall.tangentialRestitution = 0.0;
+    s.gravity = gravity;
+    DemEngine engine(test::boxWalls(Vec3(0, 0, 0), Vec3(L, L, H), 2), s);
+    double potential0 = 0;
+    for (std::size_t i = 0; i < ps.size(); ++i)
+        potential0 += ps.types[ps.type[i]].mass * 9.81 * ps.position[i].z();
+    const double dt = 5e-5;
+    StepStatistics st;
+    long pushed = 0;
+    double maxOverlapLate = 0;
+    const int steps = 8000; // 0.4 s: fall ~0.05 m takes 0.1 s
+    for (int k = 0; k < steps; ++k) {
+        st = engine.step(ps, dt);
+        pushed += st.pushedBack;
+        if (k >= steps - 200) maxOverlapLate = std::max(maxOverlapLate, st.maxOverlapOverDeq);
+    }
+    double potential = 0;
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+        EXPECT_TRUE(engine.walls().contains(ps.position[i])) << "particle id " << ps.id[i] << " lost";
+        potential += ps.types[ps.type[i]].mass * 9.81 * ps.position[i].z();
+    }
+    const double drop = potential0 - potential;
+    ASSERT_GT(drop, 0.0);
+    // Quiet: from ~0.5 of the drop during the fall to ~1e-5 after 0.4 s
+    // (measured 1.1e-5; rolling and the capped sweeps leave a small residue).
+    // Asserted at 1e-4: a bed that keeps hopping or gains energy fails.
+    EXPECT_LT(st.kineticEnergy, 1e-4 * drop) << "KE " << st.kineticEnergy << " drop " << drop;
+    EXPECT_EQ(pushed, 0);
+    // Penetrations stay small: gravity loads ~ 3 layers, g dt^2 per step.
+    EXPECT_LT(maxOverlapLate, 0.01);
+    EXPECT_GT(st.contacts, 48); // it is a bed, not a gas
+    RecordProperty("kineticEnergyOverDrop", std::to_string(st.kineticEnergy / drop));
+    RecordProperty("maxOverlapOverDeq", std::to_string(maxOverlapLate));
+    std::cout << "[ settled  ] KE/drop " << st.kineticEnergy / drop << "  maxOverlap/deq "
+              << maxOverlapLate << "  contacts " << st.contacts << "  sweeps " << st.sweeps
+              << "  pushedBack(total) " << pushed << "\n";
+}
+
+TEST(DemEngine, SubcyclingEqualsSmallSteps) {
+    const double dt = 1e-4;
+    ParticleSystem ps = latticeOfParticles(3, 3, 2, 0.0105, Vec3(0.0, 0.0, 0.0));
+    EngineSettings s = frictionless(0.4);
+    DemEngine a(test::boxWalls(Vec3(0, 0, 0), Vec3(0.0315, 0.0315, 0.1)), s);
+    DemEngine b(test::boxWalls(Vec3(0, 0, 0), Vec3(0.0315, 0.0315, 0.1)), s);
+    ParticleSystem pa = ps, pb = ps;
+    long contacts = 0;
+    for (int k = 0; k < 300; ++k) {
+        contacts += a.step(pa, dt, 10).contacts;
+        for (int m = 0; m < 10; ++m) b.step(pb, dt / 10);
+    }
+    EXPECT_GT(contacts, 0);
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+        EXPECT_EQ(pa.position[i], pb.position[i]) << i;
+        EXPECT_EQ(pa.velocity[i], pb.velocity[i]) << i;
+        EXPECT_EQ(pa.angularVelocity[i], pb.angularVelocity[i]) << i;
+        EXPECT_EQ(pa.orientation[i].coeffs(), pb.orientation[i].coeffs()) << i;
+    }
+}
+
+TEST(DemEngine, TunnellingParticleIsPushedBackAndCounted) {
+    const double r = 0.005;
+    ParticleSystem ps = oneType(Superellipsoid(r, r, r, 1, 1));
+    ps.add(0, 77, Vec3(0.05, 0.05, 0.02), Quat::Identity(), Vec3(0, 0, -400)); // 4 cm per step
+    DemEngine engine(test::boxWalls(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1)), frictionless(0.5));
+    const StepStatistics st = engine.step(ps, 1e-4);
+    EXPECT_EQ(st.pushedBack, 1);
+    EXPECT_TRUE(engine.walls().contains(ps.position[0]));
+    EXPECT_NEAR(ps.position[0].z(), r, 1e-12); // touching the floor from inside
+    EXPECT_GE(ps.velocity[0].z(), 0.0);        // no longer moving out
+}
+
+TEST(DemEngine, NanGuardNamesTheParticle) {
+    ParticleSystem ps = oneType(Superellipsoid(0.005, 0.005, 0.005, 1, 1));
+    ps.add(0, 5, Vec3(0.02, 0.02, 0.02), Quat::Identity());
+    ps.add(0, 42, Vec3(0.05, 0.05, 0.05), Quat::Identity());
+    DemEngine engine(test::boxWalls(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1)), frictionless(0.5));
+    ps.externalForce[1] = Vec3(0, NAN, 0);
+    const ParticleSystem before = ps;
+    try {
+        engine.step(ps, 1e-5);
+        ADD_FAILURE() << "no exception";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("particle id 42"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(ps.position[0], before.position[0]); // state untouched
+    ps.externalForce[1] = Vec3::Zero();
+    ps.angularVelocity[0] = Vec3(INFINITY, 0, 0);
+    try {
+        engine.step(ps, 1e-5);
+        ADD_FAILURE() << "no exception";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("particle id 5"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(engine.step(ps, 0.0), std::invalid_argument);
+    EXPECT_THROW(engine.step(ps, 1e-5, 0), std::invalid_argument);
+}
+
+TEST(DemEngine, RejectsBadContactLawNamingTheEntry) {
+    EngineSettings s;
+    s.pair.model = "sticky";
+    EXPECT_THROW(DemEngine({}, s), std::invalid_argument);
+    s = EngineSettings{};
+    s.wall.restitution = 1.5;
+    try {
+        DemEngine engine({}, s);
+        ADD_FAILURE() << "no exception";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("restitution"), std::string::npos) << e.what();
+    }
+}
