@@ -6,7 +6,23 @@
 #include "geometry/ShapeError.hpp"
 #include "geometry/Types.hpp"
 
+#include <array>
+#include <string>
+
 namespace sef {
+
+// Value, gradient and Hessian of the implicit function at one point.
+struct ImplicitDerivatives {
+    double value;
+    Vec3 gradient;
+    Mat3 hessian;
+};
+
+// Mean and Gaussian curvature of the surface (positive for the convex body).
+struct SurfaceCurvature {
+    double mean;
+    double gaussian;
+};
 
 class Superellipsoid {
 public:
@@ -41,6 +57,54 @@ public:
 
     // Diameter of the sphere of equal volume.
     double equivalentDiameter() const;
+
+    // ---- Implicit function (ImplicitFunction.cpp) --------------------------
+    // All derivatives are evaluated in scaled coordinates with logs/exps, so
+    // they stay finite for exponents up to 2/eps = 20 and far points. Scaled
+    // coordinates closer than 1e-30 to a coordinate plane (relative to the
+    // largest in-plane scaled coordinate) are treated as 1e-30: derivatives
+    // that are truly infinite on edges (eps > 1) become large but finite,
+    // never Inf/NaN. Exact-zero coordinates give exact-zero odd derivatives.
+
+    // S of paper 001 eq. (3): < 0 inside, 0 on the surface, > 0 outside.
+    double implicitFunction(const Vec3& xBody) const;
+    // dS/dx
+    Vec3 gradient(const Vec3& xBody) const;
+    // d2S/dx dx
+    Mat3 hessian(const Vec3& xBody) const;
+    // T[i](j, k) = d3S / dx_i dx_j dx_k (common-normal Jacobian, paper 001
+    // sec. 3.4.2 and Appendix A).
+    std::array<Mat3, 3> thirdDerivatives(const Vec3& xBody) const;
+    // Value, gradient and Hessian at once (shared powers; the fast path).
+    ImplicitDerivatives evaluate(const Vec3& xBody) const;
+    // Gauge (radial) function G(x) = (S(x) + 1)^(eps1/2): positively
+    // homogeneous of degree 1, G = 1 on the surface; the body is G <= 1.
+    double gaugeFunction(const Vec3& xBody) const;
+
+    // ---- Mass properties (MassProperties.cpp) ------------------------------
+    // (Ixx, Iyy, Izz) about the body axes through the centroid for a uniform
+    // density, paper 001 eqs. (17)-(19).
+    Vec3 principalInertia(double density) const;
+
+    // ---- Support and bounding volumes (Support.cpp) ------------------------
+    // Radius of the minimal bounding sphere centred at the body origin, i.e.
+    // the largest distance of a surface point from the centre (paper 000,
+    // "Neighbor search"; closed form for all eps in (0, 2]).
+    double boundingRadius() const;
+    // Surface point maximising n.x (paper 000, "Particle-wall contact", closed
+    // form; any signs; n need not be unit). Throws std::invalid_argument for
+    // a zero or non-finite direction.
+    Vec3 supportPoint(const Vec3& directionBody) const;
+    // h(n) = max over the body of n.x (the support distance for unit n).
+    double supportValue(const Vec3& directionBody) const;
+    // Surface point on the ray from the centre along the direction. Throws
+    // std::invalid_argument for a zero or non-finite direction.
+    Vec3 radialSurfacePoint(const Vec3& directionBody) const;
+
+    // ---- Curvature (Curvature.cpp) -----------------------------------------
+    // Mean and Gaussian curvature at a surface point (paper 000, eqs. 38-39,
+    // sign chosen positive for the convex body). Large but finite on edges.
+    SurfaceCurvature curvature(const Vec3& surfacePointBody) const;
 
 private:
     double a_, b_, c_, eps1_, eps2_;

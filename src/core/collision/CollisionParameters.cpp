@@ -1,0 +1,40 @@
+#include "collision/CollisionParameters.hpp"
+
+#include <cmath>
+
+namespace sef {
+
+CollisionModel collisionModelFromName(const std::string& name) {
+    if (name == "frictionless") return CollisionModel::Frictionless;
+    if (name == "paper" || name == "frictional") return CollisionModel::Paper;
+    if (name == "schwager") return CollisionModel::Schwager;
+    if (name == "coulomb") return CollisionModel::Coulomb;
+    throw CollisionParameterError("model", "unknown collision model '" + name +
+                                               "'; valid: frictionless, paper (= frictional), "
+                                               "schwager, coulomb");
+}
+
+std::string collisionModelName(CollisionModel model) {
+    switch (model) {
+    case CollisionModel::Frictionless: return "frictionless";
+    case CollisionModel::Paper: return "paper";
+    case CollisionModel::Schwager: return "schwager";
+    case CollisionModel::Coulomb: return "coulomb";
+    }
+    return "unknown";
+}
+
+void validateCollisionParameters(const CollisionParameters& p) {
+    if (!(std::isfinite(p.restitution) && p.restitution >= 0.0 && p.restitution <= 1.0))
+        throw CollisionParameterError("restitution", "must lie in [0, 1], got " +
+                                                         std::to_string(p.restitution));
+    if (!(std::isfinite(p.tangentialRestitution) && p.tangentialRestitution >= -1.0 &&
+          p.tangentialRestitution <= 1.0))
+        throw CollisionParameterError("tangentialRestitution", "must lie in [-1, 1], got " +
+                                                                   std::to_string(p.tangentialRestitution));
+    if (!(std::isfinite(p.friction) && p.friction >= 0.0))
+        throw CollisionParameterError("friction", "must be finite and >= 0, got " +
+                                                      std::to_string(p.friction));
+}
+
+} // namespace sef

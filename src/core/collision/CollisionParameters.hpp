@@ -1,0 +1,52 @@
+#pragma once
+// Collision models selectable by name, and their parameters.
+//
+//   "frictionless"         zero tangential impulse; eps_n only.
+//   "paper" / "frictional" paper 001 eqs. (65)-(72), (75)-(81): relative
+//                          contact velocity after = -eps_n (normal part)
+//                          + eps_t (tangential part) of the one before.
+//   "schwager"             as "paper", with eps_t from the friction
+//                          coefficient by paper 001 eqs. (87)-(88),
+//                          generalised with the actual contact arms and
+//                          inertia tensors (see ImpulseResolution.hpp).
+//   "coulomb"              sticking impulse (target tangential velocity
+//                          eps_t * before; eps_t = 0: full stick), limited
+//                          to the Coulomb cone |J_t| <= mu J_n; outside it
+//                          the contact slides with |J_t| = mu J_n.
+#include <stdexcept>
+#include <string>
+
+namespace sef {
+
+enum class CollisionModel { Frictionless, Paper, Schwager, Coulomb };
+
+struct CollisionParameters {
+    CollisionModel model = CollisionModel::Frictionless;
+    double restitution = 1.0;            // eps_n in [0, 1]
+    double tangentialRestitution = 0.0;  // eps_t in [-1, 1]: "paper"; sticking target of "coulomb"
+    double friction = 0.0;               // mu >= 0: "schwager", "coulomb"
+};
+
+// Invalid collision input; carries the offending parameter name (like
+// ShapeError) so adapters can name the dictionary/JSON entry.
+class CollisionParameterError : public std::invalid_argument {
+public:
+    CollisionParameterError(std::string parameter, const std::string& message)
+        : std::invalid_argument(parameter + ": " + message), parameter_(std::move(parameter)) {}
+    const std::string& parameter() const noexcept { return parameter_; }
+
+private:
+    std::string parameter_;
+};
+
+// "frictionless", "paper", "frictional" (= paper), "schwager", "coulomb".
+// Throws CollisionParameterError("model", ...) listing the valid names.
+CollisionModel collisionModelFromName(const std::string& name);
+// Canonical name ("frictionless", "paper", "schwager", "coulomb").
+std::string collisionModelName(CollisionModel model);
+
+// Throws CollisionParameterError naming restitution, tangentialRestitution
+// or friction when out of range or not finite.
+void validateCollisionParameters(const CollisionParameters& parameters);
+
+} // namespace sef

@@ -1,0 +1,109 @@
+// Support point, support value, minimal bounding sphere and radial surface
+// point of the superellipsoid, all in closed form.
+//
+// The body is a nested norm ball: with u = x/a, v = y/b, w = z/c,
+//   G(x) = || ( ||(u, v)||_p , w ) ||_q <= 1,   p = 2/eps2, q = 2/eps1,
+// (paper 001 eq. 3 is S = G^q - 1). Maximising a linear or quadratic
+// function over it therefore splits into the x-y level and the z level,
+// each a 2-D Lp problem with a closed-form solution.
+#include "geometry/Superellipsoid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace sef {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// ||(s, t)||_e for s, t >= 0 and e in [1, Inf], without overflow: the
+// larger entry is factored out.
+double norm2D(double s, double t, double e) {
+    const double hi = std::max(s, t), lo = std::min(s, t);
+    if (hi == 0.0) return 0.0;
+    if (e == kInf) return hi;
+    return hi * std::pow(1.0 + std::pow(lo / hi, e), 1.0 / e);
+}
+
+// Hoelder conjugate exponent p* = p / (p - 1) = 2 / (2 - eps) of p = 2 / eps.
+double conjugateExponent(double eps) { return eps >= 2.0 ? kInf : 2.0 / (2.0 - eps); }
+
+// Exponent 1/(p-1) = p* - 1 = eps / (2 - eps) of the maximiser of an Lp
+// problem: (t / ||.||)^(p* - 1), with t / ||.|| in [0, 1]. For eps = 2 (p = 1)
+// the limit is 1 for the largest entry and 0 otherwise.
+double maximiserPower(double ratio, double eps) {
+    if (eps >= 2.0) return ratio >= 1.0 ? 1.0 : 0.0;
+    return std::pow(ratio, eps / (2.0 - eps));
+}
+
+void requireDirection(const Vec3& d, const char* function) {
+    if (!d.allFinite() || d.squaredNorm() == 0.0) {
+        throw std::invalid_argument(std::string("Superellipsoid::") + function
+                                    + ": direction must be finite and non-zero");
+    }
+}
+
+// Largest radius sqrt(A^2 s^2 + B^2 t^2) over the 2-D ball ||(s, t)||_e <= 1
+// (e = 2/eps). For eps < 1 the maximum is interior (Lagrange stationarity, as
+// in paper 000 "Neighbor search") and equals ||(A, B)||_k with
+// k = 2 / (1 - eps); for eps >= 1 the radius is convex along the boundary
+// and the maximum is at a vertex: max(A, B).
+double maxRadius2D(double A, double B, double eps) {
+    if (eps >= 1.0) return std::max(A, B);
+    return norm2D(A, B, 2.0 / (1.0 - eps));
+}
+
+} // namespace
+
+double Superellipsoid::supportValue(const Vec3& n) const {
+    requireDirection(n, "supportValue");
+    // Dual norm of the nested norm: h(n) = || ( ||(a nx, b ny)||_p*, c nz ) ||_q*.
+    const double A = norm2D(std::fabs(a_ * n[0]), std::fabs(b_ * n[1]), conjugateExponent(eps2_));
+    return norm2D(A, std::fabs(c_ * n[2]), conjugateExponent(eps1_));
+}
+
+Vec3 Superellipsoid::supportPoint(const Vec3& n) const {
+    requireDirection(n, "supportPoint");
+    // Paper 000, "Particle-wall contact": the Lagrange conditions give
+    // y/b : x/a = (b|ny| / a|nx|)^(1/(n2-1)) and the like for z; written with
+    // the maximisers of the two nested Lp levels (equivalent, but free of the
+    // division by nx, so any component may vanish):
+    //   (rho, w) = ((A/h)^(1/(q-1)), (C/h)^(1/(q-1))),
+    //   (u, v)   = rho ((al/A)^(1/(p-1)), (be/A)^(1/(p-1))).
+    const double al = std::fabs(a_ * n[0]), be = std::fabs(b_ * n[1]), ga = std::fabs(c_ * n[2]);
+    const double A = norm2D(al, be, conjugateExponent(eps2_));
+    const double h = norm2D(A, ga, conjugateExponent(eps1_));
+    double rho = maximiserPower(A / h, eps1_);
+    double w = maximiserPower(ga / h, eps1_);
+    if (eps1_ >= 2.0 && rho > 0.0 && w > 0.0) w = 0.0; // tie on the octahedron edge: pick one vertex
+    double u = 0.0, v = 0.0;
+    if (A > 0.0) {
+        u = maximiserPower(al / A, eps2_);
+        v = maximiserPower(be / A, eps2_);
+        if (eps2_ >= 2.0 && u > 0.0 && v > 0.0) v = 0.0;
+    }
+    auto sgn = [](double t) { return t >= 0.0 ? 1.0 : -1.0; };
+    return {sgn(n[0]) * a_ * rho * u, sgn(n[1]) * b_ * rho * v, sgn(n[2]) * c_ * w};
+}
+
+double Superellipsoid::boundingRadius() const {
+    // Paper 000, "Neighbor search": max |x| on the surface. The squared radius
+    // a^2 u^2 + b^2 v^2 is homogeneous of degree 2 in (u, v), so the x-y level
+    // reduces to a 2-D problem with half-axes (R_xy, c) at the z level.
+    // The paper's closed form is the interior stationary point, a maximum only
+    // for n > 2 (eps < 1); for eps >= 1 the maximum is a vertex.
+    const double rxy = maxRadius2D(a_, b_, eps2_);
+    return maxRadius2D(rxy, c_, eps1_);
+}
+
+Vec3 Superellipsoid::radialSurfacePoint(const Vec3& d) const {
+    requireDirection(d, "radialSurfacePoint");
+    // S + 1 = G^q with G positively homogeneous of degree 1: the ray t d meets
+    // the surface at t = 1 / G(d).
+    return d / gaugeFunction(d);
+}
+
+} // namespace sef

@@ -1,0 +1,67 @@
+#include "kinematics/RigidBodyIntegrator.hpp"
+
+#include <cmath>
+
+#include "kinematics/OrientationUpdate.hpp"
+
+namespace sef {
+
+Vec3 eulerAngularAcceleration(const Vec3& I, const Vec3& w, const Vec3& T) {
+    // paper 001, eqs. (14)-(16): T_x = I_x dw_x/dt - w_y w_z (I_y - I_z), cyclic.
+    return Vec3((T.x() + w.y() * w.z() * (I.y() - I.z())) / I.x(),
+                (T.y() + w.z() * w.x() * (I.z() - I.x())) / I.y(),
+                (T.z() + w.x() * w.y() * (I.x() - I.y())) / I.z());
+}
+
+namespace {
+
+// Exact flow of H_k = L'_k^2 / (2 I_k): the body turns about its axis k by
+// phi = (L'_k / I_k) t; body components of the fixed world vector L turn
+// by -phi about the same axis.
+void rotateAboutBodyAxis(int k, Quat& q, Vec3& L, const Vec3& I, double t) {
+    const double phi = L[k] / I[k] * t;
+    Vec3 axisAngle = Vec3::Zero();
+    axisAngle[k] = phi;
+    q = q * quaternionFromRotationVector(axisAngle);
+    const int i = (k + 1) % 3, j = (k + 2) % 3;
+    const double c = std::cos(phi), s = std::sin(phi);
+    const double Li = L[i], Lj = L[j];
+    L[i] = c * Li + s * Lj;
+    L[j] = -s * Li + c * Lj;
+}
+
+} // namespace
+
+void freeRotationStep(Quat& q, Vec3& L, const Vec3& I, double dt) {
+    const double h = 0.5 * dt;
+    rotateAboutBodyAxis(0, q, L, I, h);
+    rotateAboutBodyAxis(1, q, L, I, h);
+    rotateAboutBodyAxis(2, q, L, I, dt);
+    rotateAboutBodyAxis(1, q, L, I, h);
+    rotateAboutBodyAxis(0, q, L, I, h);
+    q.normalize();
+}
+
+void advanceRotation(RigidBodyState& s, const Vec3& torqueWorld, double dt) {
+    // Work with the body-frame angular momentum L' = diag(I) w' so that only
+    // quaternion rotations (no inertia-matrix products) touch L: fewer
+    // round-off operations per step.
+    const Vec3& I = s.principalInertia;
+    const Vec3 halfKick = 0.5 * dt * torqueWorld;
+    Vec3 Lbody = I.cwiseProduct(s.orientation.conjugate() * s.angularVelocity);
+    if (!halfKick.isZero(0.0)) Lbody += s.orientation.conjugate() * halfKick;
+    freeRotationStep(s.orientation, Lbody, I, dt);
+    if (!halfKick.isZero(0.0)) Lbody += s.orientation.conjugate() * halfKick;
+    s.angularVelocity = s.orientation * Lbody.cwiseQuotient(I);
+}
+
+void advanceRigidBody(RigidBodyState& s, const Vec3& forceWorld, const Vec3& torqueWorld,
+                      double dt) {
+    const Vec3 halfKick = (0.5 * dt / s.mass) * forceWorld;
+    s.velocity += halfKick;
+    s.position += dt * s.velocity;
+    s.velocity += halfKick;
+    advanceRotation(s, torqueWorld, dt);
+}
+
+} // namespace sef
