@@ -75,6 +75,12 @@ ResistanceTensors solveResistance(const Superellipsoid& shape, int resolution, d
         r.Omega[k] = torque(k, 3 + k) / M_PI; // T_body = -pi c^3 Omega omega
         r.Pi[k] = -torque(k, 6 + k) / M_PI;   // T_body = +pi c^3 Pi (f, g, h)
     }
+    // Resistance is dissipative: K, Omega > 0. A violation means the
+    // (indefinite) system was near-singular - never return it silently.
+    if (!(r.K.minCoeff() > 0.0) || !(r.Omega.minCoeff() > 0.0) || !r.Pi.allFinite())
+        throw std::runtime_error(
+            "resistance solver: unphysical result (K or Omega <= 0) at resolution "
+            + std::to_string(resolution) + "; the system is near-singular for this shape");
     return r;
 }
 

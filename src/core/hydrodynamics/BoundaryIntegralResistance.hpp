@@ -16,7 +16,7 @@
 namespace sef {
 
 struct ResistanceSolverOptions {
-    static constexpr int defaultResolution = 9;
+    static constexpr int defaultResolution = 8;
     int resolution = defaultResolution; // ~24 n^2 surface nodes, >= 2
     double blobFactor = 2.0;            // delta = blobFactor * largest node spacing
     bool estimateError = true;          // extra solve at ~3/4 resolution
