@@ -2,7 +2,7 @@
 #   xvfb-run -a -s "-screen 0 1280x1024x24" pvbatch sefRenderCloud.py \
 #       <cloud.vtp> <eps1> <eps2> <out.png> [walls.vtp|walls.vtk]
 # Each particle is a unit superellipsoid (eps1, eps2) mapped by its
-# shapeTensor = R diag(a, b, c) (ParaView Tensor Glyph, columns used as they
+# glyphTensor = R diag(a, b, c) (ParaView Tensor Glyph, columns used as they
 # are, no eigen-decomposition) and coloured by its speed |U|.
 import sys
 from paraview.simple import *  # noqa: F401,F403 (ParaView's scripting API)
@@ -42,12 +42,14 @@ out.SetPolys(polys)
 cloud = XMLPolyDataReader(FileName=[cloudFile])
 speed = Calculator(Input=cloud, ResultArrayName='speed', Function='mag(U)')
 glyphs = TensorGlyph(Input=speed, GlyphType=unit)
-glyphs.Tensors = ['POINTS', 'shapeTensor']
-glyphs.ExtractEigenvalues = 0
+glyphs.Tensors = ['POINTS', 'glyphTensor']
+glyphs.ExtractEigenvalues = 0   # use the tensor's columns as they are
+glyphs.Symmetric = 0
+glyphs.LimitScalingByEigenvalues = 0
 glyphs.ScaleFactor = 1.0
-glyphs.ClampScaling = 0
 glyphs.Scalars = ['POINTS', 'speed']
 glyphs.ColorGlyphs = 1
+glyphs.Colorby = 'input scalars'
 
 view = CreateView('RenderView')
 view.ViewSize = [600, 900]
@@ -69,14 +71,20 @@ if wallsFile:
     wallDisplay = Show(walls, view)
     wallDisplay.Representation = 'Wireframe'
     wallDisplay.Opacity = 0.15
-    ColorBy(wallDisplay, None)
+    wallDisplay.ColorArrayName = ['POINTS', '']
     wallDisplay.AmbientColor = [0.3, 0.3, 0.3]
     wallDisplay.DiffuseColor = [0.3, 0.3, 0.3]
 
-view.ResetCamera()
+# Side view (z up), framed on the particles: the bed, not the whole vessel
+glyphs.UpdatePipeline()
+b = glyphs.GetDataInformation().GetBounds()
+centre = [(b[0] + b[1]) / 2, (b[2] + b[3]) / 2, (b[4] + b[5]) / 2]
 camera = view.GetActiveCamera()
-camera.Elevation(15)
-view.ResetCamera()
+camera.SetFocalPoint(*centre)
+camera.SetPosition(centre[0] + 0.3, centre[1] - 1.0, centre[2] + 0.25)
+camera.SetViewUp(0, 0, 1)
+view.ResetCamera(*b)
+camera.Dolly(1.15)
 Render(view)
 SaveScreenshot(outFile, view, ImageResolution=[600, 900], CompressionLevel='9')
 print('wrote', outFile)

@@ -68,7 +68,7 @@ void Foam::writeDemCloud
     cloud.write();
 
     vectorField U(n), omega(n), axes(n);
-    tensorField R(n), shapeTensor(n);
+    tensorField R(n), glyphTensor(n);
     scalarField eps1(n), eps2(n);
     labelField typeId(n), particleId(n);
     for (label i = 0; i < n; ++i)
@@ -78,7 +78,11 @@ void Foam::writeDemCloud
         U[i] = toFoam(ps.velocity[i]);
         omega[i] = toFoam(ps.angularVelocity[i]);
         R[i] = toFoam(rot);
-        shapeTensor[i] = toFoam(sef::Mat3(rot * type.shape.halfAxes().asDiagonal()));
+        // ParaView's Tensor Glyph reads the 9 components column by column,
+        // OpenFOAM writes them row by row: store the transpose so that
+        // ParaView maps the unit sphere by R diag(a, b, c).
+        glyphTensor[i] =
+            toFoam(sef::Mat3((rot*type.shape.halfAxes().asDiagonal()).transpose()));
         axes[i] = toFoam(type.shape.halfAxes());
         eps1[i] = type.shape.eps1();
         eps2[i] = type.shape.eps2();
@@ -88,7 +92,7 @@ void Foam::writeDemCloud
     writeField(cloud, "U", U);
     writeField(cloud, "omega", omega);
     writeField(cloud, "orientation", R);
-    writeField(cloud, "shapeTensor", shapeTensor);
+    writeField(cloud, "glyphTensor", glyphTensor);
     writeField(cloud, "halfAxes", axes);
     writeField(cloud, "eps1", eps1);
     writeField(cloud, "eps2", eps2);
