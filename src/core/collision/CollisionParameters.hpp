@@ -13,7 +13,8 @@
 //                          eps_t * before; eps_t = 0: full stick), limited
 //                          to the Coulomb cone |J_t| <= mu J_n; outside it
 //                          the contact slides with |J_t| = mu J_n.
-#include <stdexcept>
+#include "geometry/ParameterError.hpp"
+
 #include <string>
 
 namespace sef {
@@ -27,16 +28,11 @@ struct CollisionParameters {
     double friction = 0.0;               // mu >= 0: "schwager", "coulomb"
 };
 
-// Invalid collision input; carries the offending parameter name (like
-// ShapeError) so adapters can name the dictionary/JSON entry.
-class CollisionParameterError : public std::invalid_argument {
+// Invalid collision input (model, restitution, tangentialRestitution,
+// friction); parameter() names the entry.
+class CollisionParameterError : public ParameterError {
 public:
-    CollisionParameterError(std::string parameter, const std::string& message)
-        : std::invalid_argument(parameter + ": " + message), parameter_(std::move(parameter)) {}
-    const std::string& parameter() const noexcept { return parameter_; }
-
-private:
-    std::string parameter_;
+    using ParameterError::ParameterError;
 };
 
 // "frictionless", "paper", "frictional" (= paper), "schwager", "coulomb".

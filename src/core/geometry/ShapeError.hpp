@@ -1,19 +1,12 @@
 #pragma once
-// Invalid shape input. Carries the name of the offending parameter so the
-// OpenFOAM adapters can name the dictionary entry in a FatalIOError.
-#include <stdexcept>
-#include <string>
+// Invalid shape input (a, b, c, eps1, eps2, n1, n2).
+#include "geometry/ParameterError.hpp"
 
 namespace sef {
 
-class ShapeError : public std::invalid_argument {
+class ShapeError : public ParameterError {
 public:
-    ShapeError(std::string parameter, const std::string& message)
-        : std::invalid_argument(parameter + ": " + message), parameter_(std::move(parameter)) {}
-    const std::string& parameter() const noexcept { return parameter_; }
-
-private:
-    std::string parameter_;
+    using ParameterError::ParameterError;
 };
 
 } // namespace sef
