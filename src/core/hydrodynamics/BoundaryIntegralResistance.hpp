@@ -18,7 +18,6 @@ namespace sef {
 struct ResistanceSolverOptions {
     static constexpr int defaultResolution = 8;
     int resolution = defaultResolution; // ~24 n^2 surface nodes, >= 2
-    double blobFactor = 2.0;            // delta = blobFactor * largest node spacing
     bool estimateError = true;          // extra solve at ~3/4 resolution
 };
 
@@ -33,7 +32,7 @@ struct NumericalResistance {
 // One solve at one resolution. Throws std::invalid_argument on a bad
 // resolution or blob factor; std::runtime_error if the dense solve fails.
 ResistanceTensors solveResistance(const Superellipsoid& shape, int resolution,
-                                  double blobFactor = 2.0, int* nodeCount = nullptr);
+                                  int* nodeCount = nullptr);
 
 // The solve at options.resolution plus the error estimate.
 NumericalResistance computeResistance(const Superellipsoid& shape,

@@ -144,6 +144,9 @@ SurfaceQuadrature buildSurfaceQuadrature(const Superellipsoid& shape, int resolu
             for (int b = 0; b < mt; ++b) {
                 const PatchPoint pt = map.evaluate(patches[n], xs[a], xt[b]);
                 quad.nodes.push_back(pt.x);
+                Vec3 nrm = pt.xs.cross(pt.xt).normalized();
+                if (nrm.dot(pt.x) < 0.0) nrm = -nrm; // star-shaped about the centre
+                quad.normals.push_back(nrm);
                 quad.weights.push_back(ws[a] * wt[b] * pt.xs.cross(pt.xt).norm());
                 quad.spacing.push_back(std::max(ws[a] * pt.xs.norm(), wt[b] * pt.xt.norm()));
             }

@@ -23,6 +23,7 @@ namespace sef {
 
 struct SurfaceQuadrature {
     std::vector<Vec3> nodes;
+    std::vector<Vec3> normals; // outward unit normals
     std::vector<double> weights;
     // Local node spacing: the larger of the two patch directions,
     // |dx/ds| w_s and |dx/dt| w_t (Gauss-Legendre weights ~ local step).
