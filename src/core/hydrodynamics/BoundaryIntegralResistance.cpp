@@ -5,6 +5,8 @@
 #include <Eigen/LU>
 
 #include <algorithm>
+#include <array>
+#include <vector>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -20,6 +22,34 @@ Mat3 cross(const Vec3& v) {
     return m;
 }
 
+// Right-hand sides (disturbance velocity on the surface, mu = 1), grouped by
+// their parity under the reflections S = diag(s): U(S x) = chi(S) S U(x) with
+// chi(S) = s_x^px s_y^py s_z^pz. Columns: 0-2 translation e_k; 3-5 rotation
+// e_k x x; 6-8 minus the pure strains f' (E_yz), g' (E_xz), h' (E_xy) = 1.
+struct ParityClass {
+    Vec3 power;
+    std::array<int, 2> columns; // -1: unused
+};
+constexpr int parityClassCount = 6;
+const ParityClass parityClasses[parityClassCount] = {
+    {Vec3(1, 0, 0), {0, -1}}, {Vec3(0, 1, 0), {1, -1}}, {Vec3(0, 0, 1), {2, -1}},
+    {Vec3(0, 1, 1), {3, 6}},  {Vec3(1, 0, 1), {4, 7}},  {Vec3(1, 1, 0), {5, 8}}};
+
+Vec3 boundaryVelocity(int column, const Vec3& x) {
+    if (column < 3) return Vec3::Unit(column);
+    if (column < 6) return Vec3::Unit(column - 3).cross(x);
+    if (column == 6) return -Vec3(0.0, x.z(), x.y());
+    if (column == 7) return -Vec3(x.z(), 0.0, x.x());
+    return -Vec3(x.y(), x.x(), 0.0);
+}
+
+double character(const ParityClass& c, const Vec3& sign) {
+    double chi = 1.0;
+    for (int k = 0; k < 3; ++k)
+        if (c.power[k] != 0.0) chi *= sign[k];
+    return chi;
+}
+
 } // namespace
 
 ResistanceTensors solveResistance(const Superellipsoid& shape, int resolution, int* nodeCount) {
@@ -29,62 +59,77 @@ ResistanceTensors solveResistance(const Superellipsoid& shape, int resolution, i
                               shape.eps2());
     const SurfaceQuadrature quad = buildSurfaceQuadrature(unit, resolution);
     const int n = static_cast<int>(quad.nodes.size());
+    const int m = quad.octantSize;
     if (nodeCount) *nodeCount = n;
+
+    // Reduced matrices, one per parity class: unknowns q_l on the positive
+    // octant, q(S y_l) = chi(S) S q_l elsewhere.
+    std::vector<Eigen::MatrixXd> A(parityClassCount, Eigen::MatrixXd::Zero(3 * m, 3 * m));
+    double chi[8][parityClassCount];
+    for (int o = 0; o < 8; ++o)
+        for (int c = 0; c < parityClassCount; ++c)
+            chi[o][c] = character(parityClasses[c], octantSign(o));
 
     const double dl = -3.0 / (4.0 * M_PI); // double-layer prefactor -6/(8 pi)
     const double s8 = 1.0 / (8.0 * M_PI);
-    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(3 * n, 3 * n);
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < m; ++i) {
         const Vec3& x = quad.nodes[i];
         const double rx = x.norm();
         const Mat3 Gx = (Mat3::Identity() / rx + x * x.transpose() / (rx * rx * rx)) * s8;
         const Mat3 Rx = -cross(x) * (s8 / (rx * rx * rx));
         Mat3 diag = Mat3::Zero();
-        for (int j = 0; j < n; ++j) {
-            const Vec3& y = quad.nodes[j];
-            const double w = quad.weights[j];
-            Mat3 blk = w * (Gx + Rx * cross(y));
-            if (j != i) {
-                const Vec3 r = x - y;
-                const double r2 = r.squaredNorm();
-                const Mat3 k = (dl * w * r.dot(quad.normals[j]) / (r2 * r2 * std::sqrt(r2)))
-                               * (r * r.transpose());
-                blk += k;
-                diag -= k;
+        for (int o = 0; o < 8; ++o) {
+            const Vec3 sign = octantSign(o);
+            for (int l = 0; l < m; ++l) {
+                const int j = o * m + l;
+                const Vec3& y = quad.nodes[j];
+                const double w = quad.weights[j];
+                Mat3 blk = w * (Gx + Rx * cross(y));
+                if (j != i) {
+                    const Vec3 r = x - y;
+                    const double r2 = r.squaredNorm();
+                    const Mat3 k = (dl * w * r.dot(quad.normals[j]) / (r2 * r2 * std::sqrt(r2)))
+                                   * (r * r.transpose());
+                    blk += k;
+                    diag -= k;
+                }
+                blk = blk * sign.asDiagonal();
+                for (int c = 0; c < parityClassCount; ++c)
+                    A[c].block<3, 3>(3 * i, 3 * l) += chi[o][c] * blk;
             }
-            A.block<3, 3>(3 * i, 3 * j) = blk;
         }
-        A.block<3, 3>(3 * i, 3 * i) += diag;
+        for (int c = 0; c < parityClassCount; ++c) A[c].block<3, 3>(3 * i, 3 * i) += diag;
     }
-
-    Eigen::MatrixXd rhs(3 * n, 9);
-    for (int i = 0; i < n; ++i) {
-        const Vec3& x = quad.nodes[i];
-        Eigen::Matrix<double, 3, 9> v;
-        v.setZero();
-        v.block<3, 3>(0, 0) = Mat3::Identity();
-        for (int k = 0; k < 3; ++k) v.col(3 + k) = Vec3::Unit(k).cross(x);
-        v.col(6) = -Vec3(0.0, x.z(), x.y());
-        v.col(7) = -Vec3(x.z(), 0.0, x.x());
-        v.col(8) = -Vec3(x.y(), x.x(), 0.0);
-        rhs.block<3, 9>(3 * i, 0) = v;
-    }
-    const Eigen::MatrixXd q = A.partialPivLu().solve(rhs);
-    if (!q.allFinite()) throw std::runtime_error("resistance solver: dense solve failed");
 
     Eigen::Matrix<double, 3, 9> force = Eigen::Matrix<double, 3, 9>::Zero(),
                                 torque = Eigen::Matrix<double, 3, 9>::Zero();
-    for (int j = 0; j < n; ++j)
-        for (int col = 0; col < 9; ++col) {
-            const Vec3 F = quad.weights[j] * q.block<3, 1>(3 * j, col);
-            force.col(col) += F;
-            torque.col(col) += quad.nodes[j].cross(F);
-        }
+    for (int c = 0; c < parityClassCount; ++c) {
+        const ParityClass& pc = parityClasses[c];
+        const int ncol = pc.columns[1] < 0 ? 1 : 2;
+        Eigen::MatrixXd rhs(3 * m, ncol);
+        for (int i = 0; i < m; ++i)
+            for (int k = 0; k < ncol; ++k)
+                rhs.block<3, 1>(3 * i, k) = boundaryVelocity(pc.columns[k], quad.nodes[i]);
+        const Eigen::MatrixXd q = A[c].partialPivLu().solve(rhs);
+        if (!q.allFinite()) throw std::runtime_error("resistance solver: dense solve failed");
+        // Force and torque on the fluid = strengths of the completion
+        // stokeslet and rotlet (the double layer exerts none).
+        for (int k = 0; k < ncol; ++k)
+            for (int o = 0; o < 8; ++o) {
+                const Vec3 sign = octantSign(o);
+                for (int l = 0; l < m; ++l) {
+                    const Vec3 f = (chi[o][c] * quad.weights[l])
+                                   * sign.cwiseProduct(q.block<3, 1>(3 * l, k));
+                    force.col(pc.columns[k]) += f;
+                    torque.col(pc.columns[k]) += quad.nodes[o * m + l].cross(f);
+                }
+            }
+    }
     ResistanceTensors r;
     for (int k = 0; k < 3; ++k) {
-        r.K[k] = force(k, k) / M_PI;
-        r.Omega[k] = torque(k, 3 + k) / M_PI;
-        r.Pi[k] = -torque(k, 6 + k) / M_PI;
+        r.K[k] = force(k, k) / M_PI;          // F_body = -pi c K v
+        r.Omega[k] = torque(k, 3 + k) / M_PI; // T_body = -pi c^3 Omega omega
+        r.Pi[k] = -torque(k, 6 + k) / M_PI;   // T_body = +pi c^3 Pi (f, g, h)
     }
     if (!(r.K.minCoeff() > 0.0) || !(r.Omega.minCoeff() > 0.0) || !r.Pi.allFinite())
         throw std::runtime_error("resistance solver: unphysical result (K or Omega <= 0) at "

@@ -85,15 +85,13 @@ private:
     double e1_, e2_;
 };
 
-std::vector<Patch> atlas() {
+// The three patches of the positive octant (dominant axis k).
+std::vector<Patch> positiveOctantPatches() {
     std::vector<Patch> patches;
-    for (int sx : {1, -1})
-        for (int sy : {1, -1})
-            for (int sz : {1, -1})
-                for (int k = 0; k < 3; ++k) {
-                    const int i = k == 0 ? 1 : 0, j = k == 2 ? 1 : 2;
-                    patches.push_back({k, i, j, Vec3(sx, sy, sz)});
-                }
+    for (int k = 0; k < 3; ++k) {
+        const int i = k == 0 ? 1 : 0, j = k == 2 ? 1 : 2;
+        patches.push_back({k, i, j, Vec3(1.0, 1.0, 1.0)});
+    }
     return patches;
 }
 
@@ -117,19 +115,24 @@ double patchArcLength(const PatchMap& map, const Patch& p, bool alongS) {
 
 } // namespace
 
+Vec3 octantSign(int octant) {
+    return {octant & 4 ? -1.0 : 1.0, octant & 2 ? -1.0 : 1.0, octant & 1 ? -1.0 : 1.0};
+}
+
 SurfaceQuadrature buildSurfaceQuadrature(const Superellipsoid& shape, int resolution) {
     if (resolution < 2)
         throw std::invalid_argument("surface quadrature: resolution must be >= 2, got "
                                     + std::to_string(resolution));
     const PatchMap map(shape);
-    const std::vector<Patch> patches = atlas();
-    // Arc lengths of all patch directions; the target spacing spreads about
-    // 24 n^2 nodes evenly over the (approximate) area sum of L_s * L_t.
+    const std::vector<Patch> patches = positiveOctantPatches();
+    // Arc lengths of the patch directions; the target spacing spreads about
+    // 24 n^2 nodes evenly over the (approximate) area sum of L_s * L_t
+    // (8 octants x 3 patches).
     std::vector<std::array<double, 2>> arcs;
     double areaProxy = 0.0;
     for (const Patch& p : patches) {
         arcs.push_back({patchArcLength(map, p, true), patchArcLength(map, p, false)});
-        areaProxy += arcs.back()[0] * arcs.back()[1];
+        areaProxy += 8.0 * arcs.back()[0] * arcs.back()[1];
     }
     const double h = std::sqrt(areaProxy / (24.0 * resolution * resolution));
     SurfaceQuadrature quad;
@@ -137,19 +140,28 @@ SurfaceQuadrature buildSurfaceQuadrature(const Superellipsoid& shape, int resolu
     for (size_t n = 0; n < patches.size(); ++n) {
         const int ms = std::max(2, static_cast<int>(std::lround(arcs[n][0] / h)));
         const int mt = std::max(2, static_cast<int>(std::lround(arcs[n][1] / h)));
-        quad.maxSpacing = std::max({quad.maxSpacing, arcs[n][0] / ms, arcs[n][1] / mt});
         gaussLegendre01(ms, xs, ws);
         gaussLegendre01(mt, xt, wt);
         for (int a = 0; a < ms; ++a)
             for (int b = 0; b < mt; ++b) {
                 const PatchPoint pt = map.evaluate(patches[n], xs[a], xt[b]);
+                const Vec3 area = pt.xs.cross(pt.xt);
                 quad.nodes.push_back(pt.x);
-                Vec3 nrm = pt.xs.cross(pt.xt).normalized();
-                if (nrm.dot(pt.x) < 0.0) nrm = -nrm; // star-shaped about the centre
-                quad.normals.push_back(nrm);
-                quad.weights.push_back(ws[a] * wt[b] * pt.xs.cross(pt.xt).norm());
-                quad.spacing.push_back(std::max(ws[a] * pt.xs.norm(), wt[b] * pt.xt.norm()));
+                // Outward: the surface is star-shaped about the centre.
+                quad.normals.push_back(area.dot(pt.x) < 0.0 ? -area.normalized()
+                                                            : area.normalized());
+                quad.weights.push_back(ws[a] * wt[b] * area.norm());
             }
+    }
+    // Mirror images: node o * octantSize + l = octantSign(o) (.) node l.
+    quad.octantSize = static_cast<int>(quad.nodes.size());
+    for (int o = 1; o < 8; ++o) {
+        const Vec3 sg = octantSign(o);
+        for (int l = 0; l < quad.octantSize; ++l) {
+            quad.nodes.push_back(sg.cwiseProduct(quad.nodes[l]));
+            quad.normals.push_back(sg.cwiseProduct(quad.normals[l]));
+            quad.weights.push_back(quad.weights[l]);
+        }
     }
     return quad;
 }

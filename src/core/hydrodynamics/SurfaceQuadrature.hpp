@@ -25,11 +25,15 @@ struct SurfaceQuadrature {
     std::vector<Vec3> nodes;
     std::vector<Vec3> normals; // outward unit normals
     std::vector<double> weights;
-    // Local node spacing: the larger of the two patch directions,
-    // |dx/ds| w_s and |dx/dt| w_t (Gauss-Legendre weights ~ local step).
-    std::vector<double> spacing;
-    double maxSpacing = 0.0; // largest mean spacing (arc length / nodes) of a patch direction
+    // Nodes are ordered by octant: node o * octantSize + l is the mirror
+    // image octantSign(o) (.) node l of the positive octant (same weight), so
+    // solvers can use the three reflection symmetries of the shape.
+    int octantSize = 0;
 };
+
+// Signs (+-1, +-1, +-1) of octant o in 0..7 (bit 2: x < 0, bit 1: y < 0,
+// bit 0: z < 0); octant 0 is the positive one.
+Vec3 octantSign(int octant);
 
 // resolution n >= 2: about 24 n^2 nodes in total (n Gauss-Legendre nodes per
 // patch direction for a sphere). Throws std::invalid_argument for n < 2.
