@@ -50,6 +50,53 @@ double character(const ParityClass& c, const Vec3& sign) {
     return chi;
 }
 
+// Nystrom matrix of the completed double-layer equation restricted to one
+// parity class: unknowns q_l on the positive octant, q(S y_l) = chi(S) S q_l
+// on the mirror images. Row i (target x_i, positive octant):
+//   sum_j w_j K(x_i, y_j) (q_j - q_i)                      double layer, with
+//        the singularity subtracted through  PV int K dS = I/2, so the
+//        exterior limit  -q/2 + PV int K q dS  becomes  int K (q - q_i) dS
+//   + G(x_i) F / (8 pi) + R(x_i) L / (8 pi)               completion
+// with F = sum_j w_j q_j, L = sum_j w_j y_j x q_j (Power & Miranda 1987).
+Eigen::MatrixXd assembleParityClass(const SurfaceQuadrature& quad, const ParityClass& pc) {
+    const int m = quad.octantSize;
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(3 * m, 3 * m);
+    double chi[8];
+    for (int o = 0; o < 8; ++o) chi[o] = character(pc, octantSign(o));
+    const double dl = -3.0 / (4.0 * M_PI); // double-layer prefactor -6/(8 pi)
+    const double s8 = 1.0 / (8.0 * M_PI);
+    for (int i = 0; i < m; ++i) {
+        const Vec3& x = quad.nodes[i];
+        const double rx = x.norm();
+        // Stokeslet G = I/r + r r^T/r^3 and rotlet R L = L x r / r^3 at the centre.
+        const Mat3 Gx = (Mat3::Identity() / rx + x * x.transpose() / (rx * rx * rx)) * s8;
+        const Mat3 Rx = -cross(x) * (s8 / (rx * rx * rx));
+        Mat3 diag = Mat3::Zero();
+        for (int o = 0; o < 8; ++o) {
+            const Vec3 sign = octantSign(o);
+            for (int l = 0; l < m; ++l) {
+                const int j = o * m + l;
+                const Vec3& y = quad.nodes[j];
+                const double w = quad.weights[j];
+                Mat3 blk = w * (Gx + Rx * cross(y));
+                if (j != i) {
+                    // K = -(6/8 pi) (r.n) r r^T / r^5, r = x - y, n outward at y
+                    // (Pozrikidis 1992, eq. 4.2.2 with T_ijk = -6 r_i r_j r_k / r^5).
+                    const Vec3 r = x - y;
+                    const double r2 = r.squaredNorm();
+                    const Mat3 k = (dl * w * r.dot(quad.normals[j]) / (r2 * r2 * std::sqrt(r2)))
+                                   * (r * r.transpose());
+                    blk += k;
+                    diag -= k;
+                }
+                A.block<3, 3>(3 * i, 3 * l) += chi[o] * (blk * sign.asDiagonal());
+            }
+        }
+        A.block<3, 3>(3 * i, 3 * i) += diag;
+    }
+    return A;
+}
+
 } // namespace
 
 ResistanceTensors solveResistance(const Superellipsoid& shape, int resolution, int* nodeCount) {
@@ -62,45 +109,6 @@ ResistanceTensors solveResistance(const Superellipsoid& shape, int resolution, i
     const int m = quad.octantSize;
     if (nodeCount) *nodeCount = n;
 
-    // Reduced matrices, one per parity class: unknowns q_l on the positive
-    // octant, q(S y_l) = chi(S) S q_l elsewhere.
-    std::vector<Eigen::MatrixXd> A(parityClassCount, Eigen::MatrixXd::Zero(3 * m, 3 * m));
-    double chi[8][parityClassCount];
-    for (int o = 0; o < 8; ++o)
-        for (int c = 0; c < parityClassCount; ++c)
-            chi[o][c] = character(parityClasses[c], octantSign(o));
-
-    const double dl = -3.0 / (4.0 * M_PI); // double-layer prefactor -6/(8 pi)
-    const double s8 = 1.0 / (8.0 * M_PI);
-    for (int i = 0; i < m; ++i) {
-        const Vec3& x = quad.nodes[i];
-        const double rx = x.norm();
-        const Mat3 Gx = (Mat3::Identity() / rx + x * x.transpose() / (rx * rx * rx)) * s8;
-        const Mat3 Rx = -cross(x) * (s8 / (rx * rx * rx));
-        Mat3 diag = Mat3::Zero();
-        for (int o = 0; o < 8; ++o) {
-            const Vec3 sign = octantSign(o);
-            for (int l = 0; l < m; ++l) {
-                const int j = o * m + l;
-                const Vec3& y = quad.nodes[j];
-                const double w = quad.weights[j];
-                Mat3 blk = w * (Gx + Rx * cross(y));
-                if (j != i) {
-                    const Vec3 r = x - y;
-                    const double r2 = r.squaredNorm();
-                    const Mat3 k = (dl * w * r.dot(quad.normals[j]) / (r2 * r2 * std::sqrt(r2)))
-                                   * (r * r.transpose());
-                    blk += k;
-                    diag -= k;
-                }
-                blk = blk * sign.asDiagonal();
-                for (int c = 0; c < parityClassCount; ++c)
-                    A[c].block<3, 3>(3 * i, 3 * l) += chi[o][c] * blk;
-            }
-        }
-        for (int c = 0; c < parityClassCount; ++c) A[c].block<3, 3>(3 * i, 3 * i) += diag;
-    }
-
     Eigen::Matrix<double, 3, 9> force = Eigen::Matrix<double, 3, 9>::Zero(),
                                 torque = Eigen::Matrix<double, 3, 9>::Zero();
     for (int c = 0; c < parityClassCount; ++c) {
@@ -110,16 +118,17 @@ ResistanceTensors solveResistance(const Superellipsoid& shape, int resolution, i
         for (int i = 0; i < m; ++i)
             for (int k = 0; k < ncol; ++k)
                 rhs.block<3, 1>(3 * i, k) = boundaryVelocity(pc.columns[k], quad.nodes[i]);
-        const Eigen::MatrixXd q = A[c].partialPivLu().solve(rhs);
+        const Eigen::MatrixXd q = assembleParityClass(quad, pc).partialPivLu().solve(rhs);
         if (!q.allFinite()) throw std::runtime_error("resistance solver: dense solve failed");
         // Force and torque on the fluid = strengths of the completion
         // stokeslet and rotlet (the double layer exerts none).
         for (int k = 0; k < ncol; ++k)
             for (int o = 0; o < 8; ++o) {
                 const Vec3 sign = octantSign(o);
+                const double chi = character(pc, sign);
                 for (int l = 0; l < m; ++l) {
-                    const Vec3 f = (chi[o][c] * quad.weights[l])
-                                   * sign.cwiseProduct(q.block<3, 1>(3 * l, k));
+                    const Vec3 f =
+                        (chi * quad.weights[l]) * sign.cwiseProduct(q.block<3, 1>(3 * l, k));
                     force.col(pc.columns[k]) += f;
                     torque.col(pc.columns[k]) += quad.nodes[o * m + l].cross(f);
                 }

@@ -16,7 +16,7 @@
 namespace sef {
 
 struct ResistanceSolverOptions {
-    static constexpr int defaultResolution = 8;
+    static constexpr int defaultResolution = 12;
     int resolution = defaultResolution; // ~24 n^2 surface nodes, >= 2
     bool estimateError = true;          // extra solve at ~3/4 resolution
 };
