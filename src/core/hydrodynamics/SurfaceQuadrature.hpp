@@ -13,8 +13,10 @@
 // (a, b, c). The map is smooth inside each patch; the patch borders are the
 // coordinate planes (edges of diamond shapes, eps > 1) and the planes
 // |x/a| = |y/b| etc. (edges of blocky shapes, eps < 1), where Gauss-Legendre
-// nodes cluster. Node counts per patch direction follow the arc length, so
-// spacing is nearly uniform also for elongated shapes.
+// nodes cluster. Where the surface is rough (coordinate planes of eps > 1
+// shapes, curvature ~ |x|^(2/eps - 2)) the rule is graded further by s = u^2.
+// Node counts per patch direction follow the arc length, so spacing is
+// nearly uniform also for elongated shapes.
 #include "geometry/Superellipsoid.hpp"
 
 #include <vector>
