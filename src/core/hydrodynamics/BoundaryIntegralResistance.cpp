@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <vector>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -38,7 +37,6 @@ const ParityClass parityClasses[parityClassCount] = {
 
 // Far below the discretisation error (ellipsoids at n = 12: ~1e-10).
 constexpr double gmresTolerance = 1e-11;
-
 
 Vec3 boundaryVelocity(int column, const Vec3& x) {
     if (column < 3) return Vec3::Unit(column);
