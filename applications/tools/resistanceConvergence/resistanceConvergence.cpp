@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
         const auto t0 = std::chrono::steady_clock::now();
         int n = 0;
         try {
-            out.push_back(solveResistance(shape, res.back(), 2.0, &n));
+            out.push_back(solveResistance(shape, res.back(), &n));
         } catch (const std::exception& e) {
             std::fprintf(stderr, "n=%d: %s\n", res.back(), e.what());
             ResistanceTensors bad;

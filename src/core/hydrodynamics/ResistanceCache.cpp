@@ -52,9 +52,9 @@ std::string defaultResistanceCacheDirectory() {
 std::string resistanceCacheKey(const Superellipsoid& shape, const ResistanceSolverOptions& options) {
     const double lc = std::min({shape.a(), shape.b(), shape.c()});
     char key[256];
-    std::snprintf(key, sizeof key, "v1 a/c=%.17g b/c=%.17g c/c=%.17g eps1=%.17g eps2=%.17g n=%d blob=%.17g",
+    std::snprintf(key, sizeof key, "v3-cdl a/c=%.17g b/c=%.17g c/c=%.17g eps1=%.17g eps2=%.17g n=%d",
                   shape.a() / lc, shape.b() / lc, shape.c() / lc, shape.eps1(), shape.eps2(),
-                  options.resolution, options.blobFactor);
+                  options.resolution);
     return key;
 }
 

@@ -2,7 +2,7 @@
 // File cache of numerically computed resistance tensors, so that a cloud with
 // a few shapes pays the boundary-integral solve once per shape.
 // Key: the shape normalised by its smallest half-axis (the tensors depend on
-// the ratios only), eps1, eps2, resolution and blob factor, printed with 17
+// the ratios only), eps1, eps2 and resolution (plus a method tag), printed with 17
 // digits; one small text file per key (name = 64-bit FNV-1a hash of the key,
 // the key itself is stored in the file and checked on reading).
 // Location: the directory argument; empty -> defaultResistanceCacheDirectory().

@@ -13,8 +13,10 @@
 // (a, b, c). The map is smooth inside each patch; the patch borders are the
 // coordinate planes (edges of diamond shapes, eps > 1) and the planes
 // |x/a| = |y/b| etc. (edges of blocky shapes, eps < 1), where Gauss-Legendre
-// nodes cluster. Node counts per patch direction follow the arc length, so
-// spacing is nearly uniform also for elongated shapes.
+// nodes cluster. Where the surface is rough (coordinate planes of eps > 1
+// shapes, curvature ~ |x|^(2/eps - 2)) the rule is graded further by s = u^2.
+// Node counts per patch direction follow the arc length, so spacing is
+// nearly uniform also for elongated shapes.
 #include "geometry/Superellipsoid.hpp"
 
 #include <vector>
@@ -23,12 +25,17 @@ namespace sef {
 
 struct SurfaceQuadrature {
     std::vector<Vec3> nodes;
+    std::vector<Vec3> normals; // outward unit normals
     std::vector<double> weights;
-    // Local node spacing: the larger of the two patch directions,
-    // |dx/ds| w_s and |dx/dt| w_t (Gauss-Legendre weights ~ local step).
-    std::vector<double> spacing;
-    double maxSpacing = 0.0; // largest mean spacing (arc length / nodes) of a patch direction
+    // Nodes are ordered by octant: node o * octantSize + l is the mirror
+    // image octantSign(o) (.) node l of the positive octant (same weight), so
+    // solvers can use the three reflection symmetries of the shape.
+    int octantSize = 0;
 };
+
+// Signs (+-1, +-1, +-1) of octant o in 0..7 (bit 2: x < 0, bit 1: y < 0,
+// bit 0: z < 0); octant 0 is the positive one.
+Vec3 octantSign(int octant);
 
 // resolution n >= 2: about 24 n^2 nodes in total (n Gauss-Legendre nodes per
 // patch direction for a sphere). Throws std::invalid_argument for n < 2.
