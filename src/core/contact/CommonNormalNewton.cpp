@@ -2,13 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace sef {
-
-namespace {
-
-using Mat2 = Eigen::Matrix2d;
-using Vec2 = Eigen::Vector2d;
 
 // Principal radii of curvature (inverse Weingarten map, 2x2 in the world
 // tangent basis t1, t2) at the surface point xBody of body b. This is the
@@ -48,6 +44,30 @@ Mat2 radiiOfCurvature(const PosedBody& b, const Vec3& xBody, const Vec3& t1, con
     return v1 * v1.transpose() / k1 + v2 * v2.transpose() / k2;
 }
 
+namespace {
+
+// Body 1 of the common-normal problem as a convex body with a posed shape...
+struct ShapeSide {
+    const PosedBody& body;
+    Vec3 support(const Vec3& n) const { return body.support(n); }
+    Mat2 radii(const Vec3& point, const Vec3& t1, const Vec3& t2, double lengthScale) const {
+        return radiiOfCurvature(body, body.toBody(point), t1, t2, lengthScale);
+    }
+    double lengthScale() const { return body.smallestHalfAxis(); }
+};
+
+// ... or as a single point (a wall vertex): support = the point, no radii.
+struct PointSide {
+    const Vec3& point;
+    Vec3 support(const Vec3&) const { return point; }
+    Mat2 radii(const Vec3&, const Vec3&, const Vec3&, double) const { return Mat2::Zero(); }
+    double lengthScale() const { return std::numeric_limits<double>::infinity(); }
+};
+
+template <class Side1>
+CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec3& initialNormal,
+                           const CommonNormalSettings& settings);
+
 } // namespace
 
 double overlapAlong(const PosedBody& body1, const PosedBody& body2, const Vec3& n, Vec3& point1,
@@ -60,10 +80,32 @@ double overlapAlong(const PosedBody& body1, const PosedBody& body2, const Vec3& 
 CommonNormalSolution solveCommonNormal(const PosedBody& body1, const PosedBody& body2,
                                        const Vec3& initialNormal,
                                        const CommonNormalSettings& settings) {
-    const double lengthScale = std::min(body1.smallestHalfAxis(), body2.smallestHalfAxis());
+    return solve(ShapeSide{body1}, body2, initialNormal, settings);
+}
+
+CommonNormalSolution solveCommonNormal(const Vec3& point1, const PosedBody& body2,
+                                       const Vec3& initialNormal,
+                                       const CommonNormalSettings& settings) {
+    return solve(PointSide{point1}, body2, initialNormal, settings);
+}
+
+namespace {
+
+template <class Side1>
+double overlapAlongSides(const Side1& body1, const PosedBody& body2, const Vec3& n, Vec3& point1,
+                         Vec3& point2) {
+    point1 = body1.support(n);
+    point2 = body2.support(-n);
+    return n.dot(point1 - point2);
+}
+
+template <class Side1>
+CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec3& initialNormal,
+                           const CommonNormalSettings& settings) {
+    const double lengthScale = std::min(body1.lengthScale(), body2.smallestHalfAxis());
     CommonNormalSolution s;
     s.normal = initialNormal.normalized();
-    s.overlap = overlapAlong(body1, body2, s.normal, s.point1, s.point2);
+    s.overlap = overlapAlongSides(body1, body2, s.normal, s.point1, s.point2);
 
     for (;;) {
         Vec3 t1, t2;
@@ -78,7 +120,7 @@ CommonNormalSolution solveCommonNormal(const PosedBody& body1, const PosedBody& 
         ++s.iterations;
 
         // Hessian of f on the sphere: Rho1(n) + Rho2(-n) - f I.
-        Mat2 h = radiiOfCurvature(body1, body1.toBody(s.point1), t1, t2, lengthScale) +
+        Mat2 h = body1.radii(s.point1, t1, t2, lengthScale) +
                  radiiOfCurvature(body2, body2.toBody(s.point2), t1, t2, lengthScale);
         h(0, 0) -= s.overlap;
         h(1, 1) -= s.overlap;
@@ -115,7 +157,7 @@ CommonNormalSolution solveCommonNormal(const PosedBody& body1, const PosedBody& 
             for (int k = 0; k < 40; ++k) {
                 const Vec3 trial = (s.normal + alpha * (step.x() * t1 + step.y() * t2)).normalized();
                 Vec3 p1, p2;
-                const double fTrial = overlapAlong(body1, body2, trial, p1, p2);
+                const double fTrial = overlapAlongSides(body1, body2, trial, p1, p2);
                 if (fTrial <= s.overlap + 1e-4 * alpha * slope) {
                     s.normal = trial;
                     s.overlap = fTrial;
@@ -137,5 +179,7 @@ CommonNormalSolution solveCommonNormal(const PosedBody& body1, const PosedBody& 
         }
     }
 }
+
+} // namespace
 
 } // namespace sef
