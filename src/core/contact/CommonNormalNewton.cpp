@@ -14,7 +14,7 @@ namespace sef {
 // (eps -> 0) have zero curvature: Rho is capped at a large radius.
 Mat2 radiiOfCurvature(const PosedBody& b, const Vec3& xBody, const Vec3& t1, const Vec3& t2,
                       double lengthScale) {
-    const auto d = b.shape.evaluate(xBody);
+    const auto d = b.kernel.evaluate(xBody);
     const double gradNorm = d.gradient.norm();
     const Vec3 u1 = b.directionToBody(t1), u2 = b.directionToBody(t2);
     Mat2 w;
