@@ -106,6 +106,7 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
     CommonNormalSolution s;
     s.normal = initialNormal.normalized();
     s.overlap = overlapAlongSides(body1, body2, s.normal, s.point1, s.point2);
+    double previousDecrement = std::numeric_limits<double>::infinity();
 
     for (;;) {
         Vec3 t1, t2;
@@ -124,12 +125,17 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
                  radiiOfCurvature(body2, body2.toBody(s.point2), t1, t2, lengthScale);
         h(0, 0) -= s.overlap;
         h(1, 1) -= s.overlap;
-        // Levenberg shift: smallest eigenvalue at least 1e-3 of the scale
-        // (or of the largest eigenvalue), so the step is a descent direction.
+        // Levenberg shift: smallest eigenvalue at least 1e-3 of the length
+        // scale (and 1e-10 of the largest eigenvalue, for a solvable 2x2), so
+        // the step is a descent direction. Not relative to the largest
+        // eigenvalue alone: flat faces of blocky shapes make H legitimately
+        // anisotropic (radius of curvature ~1e6 L on the face, ~L elsewhere)
+        // and a shift of 1e-3 lambdaMax there turned Newton into a slow
+        // gradient method (half the blocky queries ended in the fallback).
         const double mean = 0.5 * h.trace();
         const double root = std::hypot(0.5 * (h(0, 0) - h(1, 1)), h(0, 1));
         const double lambdaMin = mean - root, lambdaMax = mean + root;
-        const double floor = 1e-3 * std::max(lengthScale, std::abs(lambdaMax));
+        const double floor = std::max(1e-3 * lengthScale, 1e-10 * std::abs(lambdaMax));
         const bool shifted = lambdaMin < floor;
         if (shifted) h += (floor - lambdaMin) * Mat2::Identity();
         Vec2 step = -h.ldlt().solve(g);
@@ -137,24 +143,61 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
         // It is the right stopping test where the support map is stiff (flat
         // faces of blocky shapes, f ~ |angle|^(1 + eps/(2 - eps))) and |g|
         // stays large although the depth has converged.
-        if (!shifted && -g.dot(step) <= settings.depthTolerance) {
+        const double decrement = -g.dot(step);
+        if (!shifted && decrement <= settings.depthTolerance) {
             s.converged = true;
             return s;
         }
+        // Stagnation on flat faces: where f ~ |angle|^alpha with alpha =
+        // 2/(2 - eps) close to 1 (blocky face-to-face or face-to-edge), Newton
+        // converges only linearly and the strict test is out of reach in the
+        // iteration budget; the depth error f - min f is then still bounded
+        // by the decrement ((alpha-1)/alpha times it for that model, half of
+        // it for a quadratic). Accept at the looser tolerance once the
+        // decrement stops falling quadratically (ratio > 1/4 per step).
+        // A huge curvature radius (flat face) also makes the decrement tiny
+        // far from the minimum, where the support point has only to leave
+        // the face: probes along -g of decreasing length tell the two apart
+        // (the one that lowers f is taken as the step and Newton goes on).
+        if (!shifted && decrement <= settings.stagnationDepthTolerance &&
+            decrement > 0.25 * previousDecrement) {
+            const double gNorm = g.norm();
+            double angle = std::min(settings.maxStepAngle, gNorm / lengthScale);
+            bool escaped = false;
+            for (int probe = 0; probe < 3 && !escaped; ++probe, angle *= 0.25) {
+                const Vec3 trial = (s.normal - (angle / gNorm) * (g.x() * t1 + g.y() * t2)).normalized();
+                Vec3 p1, p2;
+                const double fTrial = overlapAlongSides(body1, body2, trial, p1, p2);
+                if (fTrial < s.overlap - settings.stagnationDepthTolerance) {
+                    s.normal = trial;
+                    s.overlap = fTrial;
+                    s.point1 = p1;
+                    s.point2 = p2;
+                    escaped = true;
+                }
+            }
+            if (!escaped) {
+                s.converged = true;
+                return s;
+            }
+            previousDecrement = std::numeric_limits<double>::infinity();
+            continue;
+        }
+        previousDecrement = shifted ? std::numeric_limits<double>::infinity() : decrement;
         const double stepNorm = step.norm();
         if (!(stepNorm > 0.0) || !std::isfinite(stepNorm)) return s;
         if (stepNorm > settings.maxStepAngle) step *= settings.maxStepAngle / stepNorm;
 
         // Armijo backtracking on f along the retraction n + T step; if the
         // Newton direction fails, retry along the steepest descent.
-        bool accepted = false;
+        bool accepted = false, fullNewtonStep = false;
         for (int attempt = 0; attempt < 2 && !accepted; ++attempt) {
             if (attempt == 1) {
                 step = -g * (std::min(settings.maxStepAngle, g.norm() / lengthScale) / g.norm());
             }
             const double slope = g.dot(step); // < 0
             double alpha = 1.0;
-            for (int k = 0; k < 40; ++k) {
+            for (int k = 0; k < 60; ++k) {
                 const Vec3 trial = (s.normal + alpha * (step.x() * t1 + step.y() * t2)).normalized();
                 Vec3 p1, p2;
                 const double fTrial = overlapAlongSides(body1, body2, trial, p1, p2);
@@ -164,10 +207,28 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
                     s.point1 = p1;
                     s.point2 = p2;
                     accepted = true;
+                    fullNewtonStep = attempt == 0 && k == 0 && stepNorm <= settings.maxStepAngle;
                     break;
                 }
-                alpha *= 0.5;
+                // Backtrack to the minimiser of the quadratic through f(0),
+                // f'(0) and f(alpha), kept in [alpha/10, alpha/2]: on flat
+                // faces (f ~ |angle|^alpha, alpha near 1) the best step is a
+                // small fraction of the Newton step, which halving reaches
+                // only after several trials and overshoots.
+                const double curvature = fTrial - s.overlap - slope * alpha;
+                const double next = curvature > 0.0 ? -0.5 * slope * alpha * alpha / curvature
+                                                    : 0.5 * alpha;
+                alpha = std::clamp(next, 0.1 * alpha, 0.5 * alpha);
             }
+        }
+        // A full, unshifted Newton step from a decrement this small lands
+        // within O(decrement^2 / L) of the minimum (quadratic convergence):
+        // stop without evaluating the radii of curvature once more.
+        // (|g| small too: a tiny decrement with a large misfit is a flat face.)
+        if (fullNewtonStep && !shifted && decrement <= settings.postStepTolerance &&
+            g.norm() <= 1e-3 * lengthScale) {
+            s.converged = true;
+            return s;
         }
         if (!accepted) {
             // No decrease of f representable in floating point along a

@@ -33,6 +33,12 @@ using Vec2 = Eigen::Vector2d;
 struct CommonNormalSettings {
     double gradientTolerance = 1e-12; // absolute, on |T^T (p1 - p2)| [m]
     double depthTolerance = 1e-14;    // absolute, on the Newton decrement [m]
+    // Looser decrement tolerance accepted when the decrement stagnates
+    // (linear convergence on flat faces of blocky shapes) [m].
+    double stagnationDepthTolerance = 0.0;
+    // After a full unshifted Newton step whose decrement was below this,
+    // stop at once (the next decrement would be ~ its square / L) [m].
+    double postStepTolerance = 0.0;
     int maxIterations = 40;
     double maxStepAngle = 0.5;        // trust radius [rad]
 };

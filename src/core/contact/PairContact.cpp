@@ -66,6 +66,19 @@ bool insideBoth(const PosedBody& b1, const PosedBody& b2, const Vec3& x, double 
     return b1.implicitFunction(x) <= tolerance && b2.implicitFunction(x) <= tolerance;
 }
 
+// Contact certificate: a point inside both bodies among the midpoint of the
+// two support points and the points half the depth below each of them. On
+// flat faces (blocky shapes) the support points may sit anywhere on the
+// faces, laterally offset, and the midpoint alone often misses the thin
+// overlap slab although one of the other two lies in it.
+bool overlapCertified(const PosedBody& b1, const PosedBody& b2, const CommonNormalSolution& s,
+                      double tolerance) {
+    const Vec3 half = 0.5 * s.overlap * s.normal;
+    return insideBoth(b1, b2, 0.5 * (s.point1 + s.point2), tolerance) ||
+           insideBoth(b1, b2, s.point1 - half, tolerance) ||
+           insideBoth(b1, b2, s.point2 + half, tolerance);
+}
+
 ContactResult fallback(const PosedBody& b1, const PosedBody& b2, double lengthScale,
                        const CommonNormalSettings& settings, const PairContactOptions& options,
                        int iterationsSoFar) {
@@ -127,6 +140,10 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
     CommonNormalSettings settings;
     settings.gradientTolerance = options.relativeTolerance * lengthScale;
     settings.depthTolerance = options.relativeTolerance * 1e-2 * lengthScale;
+    settings.stagnationDepthTolerance = options.stagnationTolerance * lengthScale;
+    // Decrement 1e-9 L before a full step: the depth error after it is
+    // ~1e-18 L times the curvature-variation constant (<< relativeTolerance).
+    settings.postStepTolerance = 1e-9 * lengthScale;
     settings.maxIterations = options.maxNewtonIterations;
     if (options.forceFallback) return fallback(b1, b2, lengthScale, settings, options, 0);
 
@@ -158,7 +175,7 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
         // (several exist for deep overlaps); those go to the global fallback.
         const bool deepCold = !warm && s.overlap > options.deepOverlapFraction * lengthScale;
         if (s.overlap <= 0.0 ||
-            (!deepCold && insideBoth(b1, b2, r.point, options.insideTolerance)))
+            (!deepCold && overlapCertified(b1, b2, s, options.insideTolerance)))
             return r;
     }
     ContactResult r = fallback(b1, b2, lengthScale, settings, options, s.iterations);
