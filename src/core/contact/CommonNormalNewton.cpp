@@ -14,6 +14,21 @@ namespace sef {
 // (eps -> 0) have zero curvature: Rho is capped at a large radius.
 Mat2 radiiOfCurvature(const PosedBody& b, const Vec3& xBody, const Vec3& t1, const Vec3& t2,
                       double lengthScale) {
+    if (b.kernel.isEllipsoid()) {
+        // Closed form: the support map p(n) = M n / h, h = sqrt(n^T M n),
+        // M = diag(a^2, b^2, c^2), has dp/dn = (M - p p^T) / h; at the
+        // surface point x = p, 1 / h = |M^-1 x|. No eigen-decomposition.
+        const Vec3 u1 = b.directionToBody(t1), u2 = b.directionToBody(t2);
+        const Vec3& m = b.kernel.squaredHalfAxes();
+        const double inverseH = xBody.cwiseQuotient(m).norm();
+        const double x1 = u1.dot(xBody), x2 = u2.dot(xBody);
+        Mat2 rho;
+        rho(0, 0) = u1.cwiseProduct(m).dot(u1) - x1 * x1;
+        rho(0, 1) = u1.cwiseProduct(m).dot(u2) - x1 * x2;
+        rho(1, 1) = u2.cwiseProduct(m).dot(u2) - x2 * x2;
+        rho(1, 0) = rho(0, 1);
+        return rho * inverseH;
+    }
     const auto d = b.kernel.evaluate(xBody);
     const double gradNorm = d.gradient.norm();
     const Vec3 u1 = b.directionToBody(t1), u2 = b.directionToBody(t2);
@@ -28,7 +43,7 @@ Mat2 radiiOfCurvature(const PosedBody& b, const Vec3& xBody, const Vec3& t1, con
     // [1e-12, 1e12] / lengthScale so the radii stay finite and non-negative.
     const double mean = 0.5 * (w(0, 0) + w(1, 1));
     const double diff = 0.5 * (w(0, 0) - w(1, 1));
-    const double root = std::hypot(diff, w(0, 1));
+    const double root = std::sqrt(diff * diff + w(0, 1) * w(0, 1)); // |w| <= 1e12/L: no overflow
     const double kMin = 1e-12 / lengthScale, kMax = 1e12 / lengthScale;
     const double k1 = std::clamp(mean + root, kMin, kMax);
     const double k2 = std::clamp(mean - root, kMin, kMax);
@@ -133,7 +148,8 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
         // and a shift of 1e-3 lambdaMax there turned Newton into a slow
         // gradient method (half the blocky queries ended in the fallback).
         const double mean = 0.5 * h.trace();
-        const double root = std::hypot(0.5 * (h(0, 0) - h(1, 1)), h(0, 1));
+        const double halfDiff = 0.5 * (h(0, 0) - h(1, 1));
+        const double root = std::sqrt(halfDiff * halfDiff + h(0, 1) * h(0, 1));
         const double lambdaMin = mean - root, lambdaMax = mean + root;
         const double floor = std::max(1e-3 * lengthScale, 1e-10 * std::abs(lambdaMax));
         const bool shifted = lambdaMin < floor;

@@ -27,9 +27,12 @@ public:
         e2_ = generic_ ? 0.0 : 2.0 / (2.0 - s.eps2());
         quadratic1_ = s.eps1() == 1.0;
         quadratic2_ = s.eps2() == 1.0;
+        squaredHalfAxes_ = Vec3(a_ * a_, b_ * b_, c_ * c_);
     }
 
     const Superellipsoid& shape() const { return shape_; }
+    bool isEllipsoid() const { return ellipsoid_; }
+    const Vec3& squaredHalfAxes() const { return squaredHalfAxes_; } // (a^2, b^2, c^2)
 
     // Surface point maximising n.x (n: non-zero body-frame direction).
     Vec3 support(const Vec3& n) const {
@@ -94,6 +97,7 @@ private:
     bool ellipsoid_, generic_;
     double e1_ = 0.0, e2_ = 0.0;
     bool quadratic1_ = false, quadratic2_ = false;
+    Vec3 squaredHalfAxes_;
 };
 
 } // namespace sef
