@@ -160,36 +160,40 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
         // faces of blocky shapes, f ~ |angle|^(1 + eps/(2 - eps))) and |g|
         // stays large although the depth has converged.
         const double decrement = -g.dot(step);
-        if (!shifted && decrement <= settings.depthTolerance) {
-            s.converged = true;
-            return s;
-        }
         // Stagnation on flat faces: where f ~ |angle|^alpha with alpha =
         // 2/(2 - eps) close to 1 (blocky face-to-face or face-to-edge), Newton
         // converges only linearly and the strict test is out of reach in the
-        // iteration budget; the depth error f - min f is then still bounded
-        // by the decrement ((alpha-1)/alpha times it for that model, half of
-        // it for a quadratic). Accept at the looser tolerance once the
-        // decrement stops falling quadratically (ratio > 1/4 per step).
-        // A huge curvature radius (flat face) also makes the decrement tiny
-        // far from the minimum, where the support point has only to leave
-        // the face: probes along -g of decreasing length tell the two apart
-        // (the one that lowers f is taken as the step and Newton goes on).
-        if (!shifted && decrement <= settings.stagnationDepthTolerance &&
-            decrement > 0.25 * previousDecrement) {
+        // iteration budget; the depth error f - min f is then estimated by
+        // the decrement ((alpha-1)/alpha times it for that model, half of it
+        // for a quadratic). Accept at the looser tolerance once the decrement
+        // stops falling quadratically (ratio > 1/4 per step).
+        const bool smallDecrement =
+            !shifted && (decrement <= settings.depthTolerance ||
+                         (decrement <= settings.stagnationDepthTolerance &&
+                          decrement > 0.25 * previousDecrement));
+        if (smallDecrement) {
+            // A huge curvature radius (flat face) also makes the decrement
+            // tiny far from the minimum, where the support point has only to
+            // leave the face; there the misfit |g| stays large. Probes along
+            // -g of decreasing length tell the two apart (one that lowers f is
+            // taken as the step and Newton goes on).
             const double gNorm = g.norm();
-            double angle = std::min(settings.maxStepAngle, gNorm / lengthScale);
             bool escaped = false;
-            for (int probe = 0; probe < 3 && !escaped; ++probe, angle *= 0.25) {
-                const Vec3 trial = (s.normal - (angle / gNorm) * (g.x() * t1 + g.y() * t2)).normalized();
-                Vec3 p1, p2;
-                const double fTrial = overlapAlongSides(body1, body2, trial, p1, p2);
-                if (fTrial < s.overlap - settings.stagnationDepthTolerance) {
-                    s.normal = trial;
-                    s.overlap = fTrial;
-                    s.point1 = p1;
-                    s.point2 = p2;
-                    escaped = true;
+            if (gNorm > 1e-3 * lengthScale) {
+                double angle = std::min(settings.maxStepAngle, gNorm / lengthScale);
+                for (int probe = 0; probe < 4 && !escaped; ++probe, angle *= 0.25) {
+                    const Vec3 trial =
+                        (s.normal - (angle / gNorm) * (g.x() * t1 + g.y() * t2)).normalized();
+                    Vec3 p1, p2;
+                    const double fTrial = overlapAlongSides(body1, body2, trial, p1, p2);
+                    if (fTrial < s.overlap - std::max(settings.depthTolerance,
+                                                      settings.stagnationDepthTolerance)) {
+                        s.normal = trial;
+                        s.overlap = fTrial;
+                        s.point1 = p1;
+                        s.point2 = p2;
+                        escaped = true;
+                    }
                 }
             }
             if (!escaped) {
