@@ -22,7 +22,16 @@
 // from the implicit-function Hessian), globalised by a Levenberg shift that
 // keeps H positive definite, a step-length cap (trust radius) and an Armijo
 // backtracking line search on f (paper 000: step halving until the merit
-// function decreases).
+// function decreases; here the backtracking factor comes from a quadratic
+// interpolation, clamped to [1/10, 1/2]).
+//
+// Stopping: |g| below gradientTolerance; or the Newton decrement below
+// depthTolerance; or, where it only falls linearly (flat faces of blocky
+// shapes: f ~ |angle|^(2/(2-eps))), below stagnationDepthTolerance; or a
+// full Newton step from a decrement below postStepTolerance. A small
+// decrement with a large misfit |g| (> 1e-3 L) is suspicious (a huge radius
+// of curvature near a face centre also makes it small far from the minimum):
+// it is accepted only after probe steps along -g fail to lower f.
 #include "contact/PosedBody.hpp"
 
 namespace sef {
