@@ -164,6 +164,12 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
             second.iterations += s.iterations;
             if (second.converged && (!s.converged || second.overlap < s.overlap)) {
                 s = second;
+            } else if (second.overlap < s.overlap - settings.stagnationDepthTolerance) {
+                // The second run went below the first answer without
+                // converging: the first was no minimum (a false stop near a
+                // blocky face centre); let the global fallback decide.
+                s = second;
+                s.converged = false;
             } else {
                 s.iterations = second.iterations;
             }
