@@ -3,6 +3,7 @@
 // shapes, a wall query, and the broad phase per particle.
 #include "contact/CellGrid.hpp"
 #include "contact/PairContact.hpp"
+#include "contact/PolygonWallContact.hpp"
 #include "contact/WallContact.hpp"
 
 #include <benchmark/benchmark.h>
@@ -44,13 +45,28 @@ Case makeCase(double eps, bool sphere) {
     return c;
 }
 
+// Path statistics over the configurations: share answered by the fallback
+// and mean iteration count (Newton steps + GJK/EPA iterations).
+void pathCounters(benchmark::State& state, const std::vector<ContactResult>& results) {
+    double fallbacks = 0.0, iterations = 0.0;
+    for (const ContactResult& r : results) {
+        fallbacks += r.status == ContactStatus::fallback;
+        iterations += r.iterations;
+    }
+    state.counters["fallbackShare"] = fallbacks / double(results.size());
+    state.counters["meanIterations"] = iterations / double(results.size());
+}
+
 void pairCold(benchmark::State& state, double eps, bool sphere) {
     const Case c = makeCase(eps, sphere);
+    std::vector<ContactResult> results(c.p1.size());
     std::size_t i = 0;
     for (auto _ : state) {
         const auto k = i++ % c.p1.size();
-        benchmark::DoNotOptimize(detectPairContact(c.s1, c.p1[k], c.s2, c.p2[k]));
+        results[k] = detectPairContact(c.s1, c.p1[k], c.s2, c.p2[k]);
+        benchmark::DoNotOptimize(results[k]);
     }
+    pathCounters(state, results);
 }
 
 void pairWarm(benchmark::State& state, double eps, bool sphere) {
@@ -60,6 +76,7 @@ void pairWarm(benchmark::State& state, double eps, bool sphere) {
         warm[k].normal = detectPairContact(c.s1, c.p1[k], c.s2, c.p2[k]).normal;
     // Each query moves body 2 by a small DEM-like step (1e-6 m, 1e-4 rad).
     const Quat turn(Eigen::AngleAxisd(1e-4, Vec3(0.3, 0.5, 0.8).normalized()));
+    std::vector<ContactResult> results(c.p1.size());
     std::size_t i = 0;
     for (auto _ : state) {
         const auto k = i++ % c.p1.size();
@@ -69,8 +86,10 @@ void pairWarm(benchmark::State& state, double eps, bool sphere) {
         p.orientation = (sign > 0 ? turn : turn.conjugate()) * p.orientation;
         const ContactResult r = detectPairContact(c.s1, c.p1[k], c.s2, p, &warm[k]);
         warm[k].normal = r.normal;
+        results[k] = r;
         benchmark::DoNotOptimize(r);
     }
+    pathCounters(state, results);
 }
 
 void wallQuery(benchmark::State& state, double eps) {
@@ -85,6 +104,39 @@ void wallQuery(benchmark::State& state, double eps) {
     const WallPlane wall{Vec3::Zero(), Vec3::UnitZ()};
     std::size_t i = 0;
     for (auto _ : state) benchmark::DoNotOptimize(detectWallContact(s, poses[i++ % 256], wall));
+}
+
+// Wall polygon: a step (top face z = 0, x <= 0; side face x = 0, z <= 0)
+// with the particle over the top face (face contact) or on the convex edge
+// (edge contact, 1-D Newton), both faces queried per iteration.
+void wallPolygonQuery(benchmark::State& state, double eps, bool onEdge) {
+    const Superellipsoid s(0.008, 0.005, 0.004, eps, eps);
+    std::vector<WallPolygon> faces(2);
+    faces[0].vertices = {{-0.05, -0.05, 0}, {0, -0.05, 0}, {0, 0.05, 0}, {-0.05, 0.05, 0}};
+    faces[0].normal = Vec3::UnitZ();
+    faces[1].vertices = {{0, -0.05, -0.05}, {0, 0.05, -0.05}, {0, 0.05, 0}, {0, -0.05, 0}};
+    faces[1].normal = Vec3::UnitX();
+    markActiveFeatures(faces, 1e-9);
+    std::mt19937 rng(10);
+    std::normal_distribution<double> g(0.0, 1.0);
+    std::vector<Pose> poses(256);
+    for (auto& p : poses) {
+        p.orientation = Quat(g(rng), g(rng), g(rng), g(rng)).normalized();
+        const Vec3 m = onEdge ? Vec3(1, 0, 1).normalized() : Vec3::UnitZ();
+        const Vec3 anchor = onEdge ? Vec3::Zero() : Vec3(-0.02, 0, 0);
+        const double reach = s.supportValue(p.orientation.conjugate() * (-m));
+        p.position = anchor + (reach - 4e-5) * m;
+    }
+    std::size_t i = 0, contacts = 0;
+    for (auto _ : state) {
+        const Pose& p = poses[i++ % 256];
+        for (const WallPolygon& f : faces) {
+            const ContactResult r = detectPolygonWallContact(s, p, f);
+            contacts += r.contact;
+            benchmark::DoNotOptimize(r);
+        }
+    }
+    state.counters["contactsPerQuery"] = double(contacts) / double(state.iterations());
 }
 
 void broadPhase(benchmark::State& state) {
@@ -122,4 +174,7 @@ BENCHMARK_CAPTURE(pairWarm, blocky02, 0.2, false);
 BENCHMARK_CAPTURE(pairWarm, diamond18, 1.8, false);
 BENCHMARK_CAPTURE(wallQuery, ellipsoid, 1.0);
 BENCHMARK_CAPTURE(wallQuery, blocky02, 0.2);
+BENCHMARK_CAPTURE(wallPolygonQuery, ellipsoidFace, 1.0, false);
+BENCHMARK_CAPTURE(wallPolygonQuery, ellipsoidEdge, 1.0, true);
+BENCHMARK_CAPTURE(wallPolygonQuery, blocky02Edge, 0.2, true);
 BENCHMARK(broadPhase)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);

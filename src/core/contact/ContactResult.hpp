@@ -8,7 +8,10 @@
 //     surfacePoint2 lies on body 2 and is its extreme point along -normal;
 //   - depth = normal . (surfacePoint1 - surfacePoint2): the penetration depth
 //     along the normal when positive (minimum translation distance for the
-//     pair), minus the gap width when negative;
+//     pair); when negative (pairs), the overlap along a separating axis,
+//     i.e. minus a LOWER bound of the gap (exact where Newton converged at a
+//     smooth point; near the flat face centres of blocky shapes it can
+//     underestimate the gap, never overestimate it);
 //   - point = midpoint of the two surface points (the contact point).
 #include "geometry/Types.hpp"
 
