@@ -2,6 +2,7 @@
 
 #include "contact/BoundingVolumes.hpp"
 #include "contact/CommonNormalNewton.hpp"
+#include "contact/ContactPatch.hpp"
 #include "contact/ConvexFallback.hpp"
 
 #include <array>
@@ -110,6 +111,19 @@ ContactResult fallback(const PosedBody& b1, const PosedBody& b2, double lengthSc
     return r;
 }
 
+// Flat faces: the support points are arbitrary on the face; move the
+// contact point (and both surface points, keeping depth and the midpoint
+// rule) to the centre of the overlap patch (ContactPatch.hpp).
+ContactResult centredOnPatch(ContactResult r, const PosedBody& b1, const PosedBody& b2) {
+    if (!r.contact) return r;
+    const Vec3 offset = pairPatchOffset(b1, b2, r.normal, r.surfacePoint1, r.surfacePoint2);
+    if (offset.isZero(0.0)) return r;
+    r.point += offset;
+    r.surfacePoint1 = r.point + 0.5 * r.depth * r.normal;
+    r.surfacePoint2 = r.point - 0.5 * r.depth * r.normal;
+    return r;
+}
+
 } // namespace
 
 ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
@@ -151,7 +165,8 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
     // ~1e-18 L times the curvature-variation constant (<< relativeTolerance).
     settings.postStepTolerance = 1e-9 * lengthScale;
     settings.maxIterations = options.maxNewtonIterations;
-    if (options.forceFallback) return fallback(b1, b2, lengthScale, settings, options, 0);
+    if (options.forceFallback)
+        return centredOnPatch(fallback(b1, b2, lengthScale, settings, options, 0), b1, b2);
 
     CommonNormalSolution s;
     if (warm) {
@@ -186,11 +201,11 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
         const bool deepCold = !warm && s.overlap > options.deepOverlapFraction * lengthScale;
         if (s.overlap <= 0.0 ||
             (!deepCold && overlapCertified(b1, b2, s, options.insideTolerance)))
-            return r;
+            return centredOnPatch(r, b1, b2);
     }
     ContactResult r = fallback(b1, b2, lengthScale, settings, options, s.iterations);
     r.warmStarted = warm;
-    return r;
+    return centredOnPatch(r, b1, b2);
 }
 
 } // namespace sef
