@@ -13,6 +13,11 @@
 //     smooth point; near the flat face centres of blocky shapes it can
 //     underestimate the gap, never overestimate it);
 //   - point = midpoint of the two surface points (the contact point).
+//   - flat faces (a body with min(eps1, eps2) < 0.6, ContactPatch.hpp): the
+//     support points are arbitrary on a face, so for a contact the point is
+//     moved to the centroid of the overlap patch and the surface points to
+//     point +- (depth / 2) normal (then they lie on the patch, not
+//     necessarily exactly on the surfaces); depth and normal are unchanged.
 #include "geometry/Types.hpp"
 
 #include <string>

@@ -2,6 +2,7 @@
 
 #include "contact/BoundingVolumes.hpp"
 #include "contact/CommonNormalNewton.hpp"
+#include "contact/ContactPatch.hpp"
 #include "contact/ConvexFallback.hpp"
 
 #include <array>
@@ -110,6 +111,106 @@ ContactResult fallback(const PosedBody& b1, const PosedBody& b2, double lengthSc
     return r;
 }
 
+// Flat faces: the support points are arbitrary on the face; move the
+// contact point (and both surface points, keeping depth and the midpoint
+// rule) to the centre of the overlap patch (ContactPatch.hpp).
+ContactResult centredOnPatch(ContactResult r, const PosedBody& b1, const PosedBody& b2) {
+    if (!r.contact) return r;
+    const Vec3 offset = pairPatchOffset(b1, b2, r.normal, r.surfacePoint1, r.surfacePoint2);
+    if (offset.isZero(0.0)) return r;
+    r.point += offset;
+    r.surfacePoint1 = r.point + 0.5 * r.depth * r.normal;
+    r.surfacePoint2 = r.point - 0.5 * r.depth * r.normal;
+    return r;
+}
+
+// Mirror symmetry of the pair: planes through both centres that are
+// symmetry planes of both bodies (the normal m is a body axis of each; every
+// superellipsoid is symmetric about its three coordinate planes).
+int mirrorPlaneNormals(const PosedBody& b1, const PosedBody& b2, std::array<Vec3, 3>& m) {
+    const Vec3 d = b2.position - b1.position;
+    const double size = b1.shape.boundingRadius() + b2.shape.boundingRadius();
+    int count = 0;
+    for (int i = 0; i < 3; ++i) {
+        const Vec3 axis = b1.rotation.col(i);
+        if (std::fabs(axis.dot(d)) > 1e-12 * size) continue;
+        for (int j = 0; j < 3; ++j)
+            if (axis.cross(b2.rotation.col(j)).norm() <= 1e-12) { // parallel to 1e-12 rad
+                m[count++] = axis;
+                break;
+            }
+    }
+    return count;
+}
+
+// In a mirror-symmetric configuration the minimum of f may be a mirror pair
+// of normals +-n_m off the plane (a diamond's tip against an edge: both
+// surfaces are only C1 there, the in-plane normal is a saddle of f, 3 %
+// shallower): which one Newton or EPA returns depends on rounding, and the
+// impulse then breaks the symmetry. For a contact we then answer the
+// symmetric solution: the minimum of f over normals in the plane (the
+// in-plane stationary point, where the mirror pair merges), found by a
+// safeguarded secant on f'(phi) = n'(phi).(p1 - p2) (envelope theorem).
+// Its depth bounds the minimum translation distance from above.
+ContactResult mirrorSymmetric(ContactResult r, const PosedBody& b1, const PosedBody& b2,
+                              double gradientTolerance) {
+    if (!r.contact) return r;
+    std::array<Vec3, 3> planes;
+    const int count = mirrorPlaneNormals(b1, b2, planes);
+    int broken = 0;
+    Vec3 m = Vec3::Zero();
+    for (int k = 0; k < count; ++k)
+        if (std::fabs(planes[k].dot(r.normal)) > 1e-12) m = planes[k], ++broken;
+    if (broken == 0) return r;
+    if (count >= 2) {
+        // Two symmetry planes meet in the centre line: the only symmetric normal.
+        Vec3 p1, p2;
+        r.normal = centreLine(b1, b2);
+        r.depth = overlapAlong(b1, b2, r.normal, p1, p2);
+        r.surfacePoint1 = p1;
+        r.surfacePoint2 = p2;
+        r.point = 0.5 * (p1 + p2);
+        r.contact = r.depth > 0.0;
+        return r;
+    }
+    const double off = m.dot(r.normal);
+    Vec3 e1 = r.normal - off * m;
+    if (!(e1.norm() > 1e-6)) e1 = centreLine(b1, b2) - m.dot(centreLine(b1, b2)) * m;
+    e1.normalize();
+    const Vec3 e2 = m.cross(e1);
+    auto evaluate = [&](double phi, Vec3& n, Vec3& p1, Vec3& p2, double& slope) {
+        n = std::cos(phi) * e1 + std::sin(phi) * e2;
+        const double f = overlapAlong(b1, b2, n, p1, p2);
+        slope = (-std::sin(phi) * e1 + std::cos(phi) * e2).dot(p1 - p2);
+        return f;
+    };
+    Vec3 n, p1, p2;
+    double g0, g1;
+    double phi0 = 0.0, f = evaluate(phi0, n, p1, p2, g0);
+    double best = f, bestPhi = phi0;
+    // Bracket the zero of the slope (f is convex-like near its minimum).
+    double lo = -0.5, hi = 0.5; // rad
+    double phi1 = g0 > 0.0 ? -1e-3 : 1e-3;
+    for (int k = 0; k < 60 && std::fabs(g0) > gradientTolerance; ++k) {
+        const double f1 = evaluate(phi1, n, p1, p2, g1);
+        if (f1 < best) best = f1, bestPhi = phi1;
+        (g1 > 0.0 ? hi : lo) = phi1;
+        double next = g1 != g0 ? phi1 - g1 * (phi1 - phi0) / (g1 - g0) : 0.5 * (lo + hi);
+        if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+        phi0 = phi1, g0 = g1;
+        phi1 = next;
+        if (hi - lo < 1e-15) break;
+    }
+    evaluate(bestPhi, n, p1, p2, g0);
+    r.normal = n;
+    r.depth = n.dot(p1 - p2);
+    r.surfacePoint1 = p1;
+    r.surfacePoint2 = p2;
+    r.point = 0.5 * (p1 + p2);
+    r.contact = r.depth > 0.0;
+    return r;
+}
+
 } // namespace
 
 ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
@@ -151,7 +252,10 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
     // ~1e-18 L times the curvature-variation constant (<< relativeTolerance).
     settings.postStepTolerance = 1e-9 * lengthScale;
     settings.maxIterations = options.maxNewtonIterations;
-    if (options.forceFallback) return fallback(b1, b2, lengthScale, settings, options, 0);
+    if (options.forceFallback)
+        return centredOnPatch(mirrorSymmetric(fallback(b1, b2, lengthScale, settings, options, 0),
+                                              b1, b2, settings.gradientTolerance),
+                              b1, b2);
 
     CommonNormalSolution s;
     if (warm) {
@@ -186,11 +290,11 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
         const bool deepCold = !warm && s.overlap > options.deepOverlapFraction * lengthScale;
         if (s.overlap <= 0.0 ||
             (!deepCold && overlapCertified(b1, b2, s, options.insideTolerance)))
-            return r;
+            return centredOnPatch(mirrorSymmetric(r, b1, b2, settings.gradientTolerance), b1, b2);
     }
     ContactResult r = fallback(b1, b2, lengthScale, settings, options, s.iterations);
     r.warmStarted = warm;
-    return r;
+    return centredOnPatch(mirrorSymmetric(r, b1, b2, settings.gradientTolerance), b1, b2);
 }
 
 } // namespace sef

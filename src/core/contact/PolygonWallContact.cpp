@@ -1,6 +1,7 @@
 #include "contact/PolygonWallContact.hpp"
 
 #include "contact/CommonNormalNewton.hpp"
+#include "contact/ContactPatch.hpp"
 #include "contact/PosedBody.hpp"
 
 #include <algorithm>
@@ -208,9 +209,25 @@ ContactResult detectPolygonWallContact(const Superellipsoid& shape, const Pose& 
     }
     const PolygonFrame frame = frameOf(polygon, n);
     const Vec3 projection = deepest + faceDepth * n;
-    if (faceClaims(polygon, frame, projection))
-        return makeResult(n, projection, deepest, WallFeature::face, -1, 0,
-                          ContactStatus::closedForm);
+    if (faceClaims(polygon, frame, projection)) {
+        ContactResult face = makeResult(n, projection, deepest, WallFeature::face, -1, 0,
+                                        ContactStatus::closedForm);
+        // Flat faces: the centre of the part of the particle below the
+        // plane (ContactPatch.hpp), cut by the edges where the floor ends
+        // (active: boundary or convex); coplanar and concave neighbours
+        // continue the floor and do not cut the patch.
+        std::vector<Vec3> cutPoints, cutNormals;
+        for (int k = 0; k < static_cast<int>(polygon.vertices.size()); ++k) {
+            if (!flag(polygon.activeEdges, k) || !(frame.length[k] > 0.0)) continue;
+            cutPoints.push_back(polygon.vertices[k]);
+            cutNormals.push_back(frame.outward[k]);
+        }
+        const Vec3 offset = wallPatchOffset(body, n, deepest, faceDepth, &cutPoints, &cutNormals);
+        face.surfacePoint1 += offset;
+        face.surfacePoint2 += offset;
+        face.point = 0.5 * (face.surfacePoint1 + face.surfacePoint2);
+        return face;
+    }
 
     // 2. Active edges and vertices: the deepest accepted one.
     const int count = static_cast<int>(polygon.vertices.size());

@@ -32,6 +32,9 @@
 // normal from the wall into the domain (towards the particle); surfacePoint1
 // on the polygon, surfacePoint2 = the particle's deepest point; depth > 0 is
 // penetration; featureIndex = edge k (v_k, v_k+1) or vertex k, -1 for the face.
+// Face contacts of flat-faced particles: point (and both surface points) at
+// the centre of the part of the particle below the plane, cut by the active
+// edges of the face (where the floor ends; ContactPatch.hpp).
 #include "contact/ContactResult.hpp"
 #include "geometry/Pose.hpp"
 #include "geometry/Superellipsoid.hpp"

@@ -1,6 +1,7 @@
 #include "contact/WallContact.hpp"
 
 #include "contact/BoundingVolumes.hpp"
+#include "contact/ContactPatch.hpp"
 #include "contact/PosedBody.hpp"
 
 #include <algorithm>
@@ -46,6 +47,10 @@ ContactResult detectWallContact(const Superellipsoid& shape, const Pose& pose,
     r.contact = r.depth > 0.0;
     r.surfacePoint2 = deepest;
     r.surfacePoint1 = deepest + r.depth * n; // Part 1: its projection on the wall
+    // Flat faces: the centre of the part below the plane (ContactPatch.hpp).
+    const Vec3 offset = wallPatchOffset(body, n, deepest, r.depth);
+    r.surfacePoint1 += offset;
+    r.surfacePoint2 += offset;
     r.point = 0.5 * (r.surfacePoint1 + r.surfacePoint2);
     return r;
 }

@@ -12,7 +12,10 @@
 //
 // Result convention (ContactResult.hpp): body 1 is the wall, body 2 the
 // particle; normal = n_w; surfacePoint1 on the plane, surfacePoint2 on the
-// particle; depth = penetration below the plane (negative: gap).
+// particle; depth = penetration below the plane (negative: gap). Flat-faced
+// particles: both points moved to the centre of the part of the particle
+// below the plane (ContactPatch.hpp), so a cube lying flat gets the point
+// below its centre.
 #include "contact/ContactResult.hpp"
 #include "geometry/Pose.hpp"
 #include "geometry/Superellipsoid.hpp"

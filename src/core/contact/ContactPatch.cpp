@@ -1,0 +1,243 @@
+#include "contact/ContactPatch.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace sef {
+
+namespace {
+
+using Vec2 = Eigen::Vector2d;
+using Outline = std::vector<Vec2>;
+
+// Relative tolerance on the cap-boundary drop D (log D within it). The cap
+// width grows like D^(1/p) on a flat face (p = 2/eps, 0.5 % width error
+// at eps = 0.2) and like D^(1/2) on a smooth cap (2.5 %, where the patch
+// centre is the support point anyway).
+constexpr double kDropTolerance = 0.05;
+
+struct PatchFrame {
+    Vec3 origin, t1, t2;
+    Vec2 project(const Vec3& x) const {
+        const Vec3 r = x - origin;
+        return {t1.dot(r), t2.dot(r)};
+    }
+};
+
+// t1 = the body axis most perpendicular to n, projected onto the contact
+// plane (the lowest axis index wins ties, so the choice is deterministic):
+// aligns the ring with the face edges of a face contact.
+void alignedTangents(const PosedBody& body, const Vec3& n, Vec3& t1, Vec3& t2) {
+    int best = 0;
+    double bestDot = 2.0;
+    for (int i = 0; i < 3; ++i) {
+        const double c = std::fabs(n.dot(body.rotation.col(i)));
+        if (c < bestDot) {
+            bestDot = c;
+            best = i;
+        }
+    }
+    const Vec3 axis = body.rotation.col(best);
+    const Vec3 inPlane = axis - n.dot(axis) * n;
+    const double norm = inPlane.norm();
+    if (!(norm > 1e-8)) { // cannot happen for an orthonormal frame; be safe
+        tangentBasis(n, t1, t2);
+        return;
+    }
+    t1 = inPlane / norm;
+    t2 = n.cross(t1);
+}
+
+// Extreme point in the tangent direction t of the cap {x in body : up.x >= level}
+// (up unit, t unit and perpendicular to up; topHeight = h(up) - level > 0):
+// the support point of m(theta) = cos(theta) up + sin(theta) t whose drop
+// below the top, D(theta) = h(up) - up.x(theta), equals topHeight (D grows
+// monotonically with theta). D ~ theta^e with e = 2 / (2 - eps) in [1, 2]
+// on a face, so log D is nearly linear in log theta: a secant in (log theta,
+// log D), safeguarded by bisection inside the bracket, takes 3-5 support
+// calls. Tolerance: D within 1e-3 of topHeight (lateral error <= 1e-3 of
+// the cap width, since the width grows like D^(1/e)).
+Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double level,
+                double topHeight, const Vec3& topPoint) {
+    const double top = level + topHeight;
+    // Bracket in x = log(tan(theta)); the upper end (the body's silhouette
+    // along t, theta = 90 deg) is evaluated only if the iteration gets there.
+    double hi = std::numeric_limits<double>::infinity(), fHi = std::numeric_limits<double>::quiet_NaN();
+    double lo = -std::numeric_limits<double>::infinity(), fLo = lo;
+    Vec3 pHi = topPoint, pLo = topPoint; // support points at the bracket ends
+    // First guess: a face (e = 1) of the size of the bounding radius.
+    double x = std::log(std::min(0.5, topHeight / body.shape.boundingRadius()));
+    double xPrev = x, fPrev = std::numeric_limits<double>::quiet_NaN();
+    int side = 0; // which end was kept last: Illinois halving of a stale end
+    for (int k = 0; k < 40; ++k) {
+        // direction up + tan(theta) t (the support map needs no unit vector)
+        const Vec3 p = body.support(up + std::exp(x) * t);
+        const double drop = top - up.dot(p);
+        const double f = drop > 0.0 ? std::log(drop / topHeight)
+                                    : -std::numeric_limits<double>::infinity();
+        if (std::fabs(f) <= kDropTolerance) return p;
+        if (f < 0.0) {
+            lo = x, fLo = f, pLo = p;
+            if (side == -1) fHi *= 0.5;
+            side = -1;
+        } else {
+            hi = x, fHi = f, pHi = p;
+            if (side == 1) fLo *= 0.5;
+            side = 1;
+        }
+        // Where the level cuts a flat side face the drop jumps within a tiny
+        // theta range: the bracket ends are then on that face and the
+        // interpolation below is exact.
+        if (hi - lo <= 1e-7) break;
+        // First step: the face power law D ~ theta^e, e = 2 / (2 - eps);
+        // then the secant through the last two points; Illinois regula
+        // falsi (or bisection) when that leaves the bracket.
+        double next;
+        if (k == 0 && std::isfinite(f)) {
+            const double eps = std::min(body.shape.eps1(), body.shape.eps2());
+            next = x - f * (2.0 - std::min(eps, 1.0)) / 2.0;
+        } else {
+            next = std::isfinite(f) && std::isfinite(fPrev) && f != fPrev
+                       ? x - f * (x - xPrev) / (f - fPrev)
+                       : lo;
+        }
+        if (!(next > lo && next < hi) && std::isnan(fHi)) {
+            pHi = body.support(t);
+            fHi = std::log((top - up.dot(pHi)) / topHeight);
+            if (!(fHi > 0.0)) return pHi; // the cap reaches the silhouette
+        }
+        if (!(next > lo && next < hi))
+            next = std::isfinite(fLo) && std::isfinite(hi) ? hi - fHi * (hi - lo) / (fHi - fLo)
+                   : (std::isfinite(hi) ? hi - 2.0 : x + 2.0);
+        if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+        if (!std::isfinite(next)) break;
+        xPrev = x;
+        fPrev = f;
+        x = next;
+    }
+    // The cap boundary lies between the bracket ends: interpolate by drop.
+    const double dLo = top - up.dot(pLo), dHi = top - up.dot(pHi);
+    const double w = dHi > dLo ? std::clamp((topHeight - dLo) / (dHi - dLo), 0.0, 1.0) : 0.5;
+    return pLo + w * (pHi - pLo);
+}
+
+// Ring of extreme points of a cap, counter-clockwise in the frame.
+Outline capOutline(const PosedBody& body, const Vec3& up, double level, double topHeight,
+                   const Vec3& topPoint, const PatchFrame& frame) {
+    Outline out;
+    out.reserve(kPatchRing);
+    // Directions at 22.5 + k 45 deg from the face axes, never along them: a
+    // direction along a face axis has zero components that rounding noise
+    // (1e-16, or a 1e-14 tilt of a fallback normal) makes tiny but non-zero,
+    // and a flat face amplifies them (offset ~ component^(eps/(2-eps)),
+    // (1e-14)^0.11 = 3 % of the face). Off-axis directions meet the rounded
+    // corners, where the support map is well conditioned. Exact table (no
+    // cos/sin rounding): mirror images and opposite directions stay exact.
+    const double c = 0.92387953251128674, s = 0.38268343236508978; // cos, sin(pi/8)
+    static_assert(kPatchRing == 8, "ring table below has 8 directions");
+    const std::array<Vec2, 8> ring{Vec2(c, s),   Vec2(s, c),   Vec2(-s, c), Vec2(-c, s),
+                                   Vec2(-c, -s), Vec2(-s, -c), Vec2(s, -c), Vec2(c, -s)};
+    for (const Vec2& dir : ring) {
+        const Vec3 t = dir.x() * frame.t1 + dir.y() * frame.t2;
+        out.push_back(frame.project(capExtreme(body, up, t, level, topHeight, topPoint)));
+    }
+    return out;
+}
+
+// Keeps {q : normal . q <= offset} of a convex polygon (Sutherland-Hodgman).
+Outline clip(const Outline& poly, const Vec2& normal, double offset) {
+    Outline out;
+    out.reserve(poly.size() + 1);
+    const std::size_t m = poly.size();
+    for (std::size_t i = 0; i < m; ++i) {
+        const Vec2& p = poly[i];
+        const Vec2& q = poly[(i + 1) % m];
+        const double sp = normal.dot(p) - offset, sq = normal.dot(q) - offset;
+        if (sp <= 0.0) out.push_back(p);
+        if ((sp < 0.0 && sq > 0.0) || (sp > 0.0 && sq < 0.0))
+            out.push_back(p + (sp / (sp - sq)) * (q - p));
+    }
+    return out;
+}
+
+// Intersection with a counter-clockwise convex polygon: clip by each edge.
+Outline intersect(Outline poly, const Outline& convex) {
+    const std::size_t m = convex.size();
+    for (std::size_t i = 0; i < m && poly.size() >= 3; ++i) {
+        const Vec2& a = convex[i];
+        const Vec2 e = convex[(i + 1) % m] - a;
+        if (!(e.squaredNorm() > 0.0)) continue; // repeated corner
+        const Vec2 outward(e.y(), -e.x());
+        poly = clip(poly, outward, outward.dot(a));
+    }
+    return poly;
+}
+
+// Area centroid; false for fewer than 3 vertices or zero area.
+bool centroid(const Outline& poly, Vec2& c) {
+    if (poly.size() < 3) return false;
+    double area2 = 0.0;
+    Vec2 sum = Vec2::Zero();
+    const Vec2& o = poly[0]; // relative to a vertex: less cancellation
+    for (std::size_t i = 1; i + 1 < poly.size(); ++i) {
+        const Vec2 p = poly[i] - o, q = poly[i + 1] - o;
+        const double w = p.x() * q.y() - p.y() * q.x();
+        area2 += w;
+        sum += w * (p + q);
+    }
+    if (!(area2 > 0.0) || !std::isfinite(area2)) return false;
+    c = o + sum / (3.0 * area2);
+    return c.allFinite();
+}
+
+Vec3 toOffset(const PatchFrame& frame, const Vec2& c) { return c.x() * frame.t1 + c.y() * frame.t2; }
+
+} // namespace
+
+bool hasFlatFaces(const Superellipsoid& shape) {
+    return std::min(shape.eps1(), shape.eps2()) < kFlatFaceEps;
+}
+
+Vec3 pairPatchOffset(const PosedBody& body1, const PosedBody& body2, const Vec3& n,
+                     const Vec3& p1, const Vec3& p2) {
+    const double d = n.dot(p1 - p2);
+    const bool flat1 = hasFlatFaces(body1.shape), flat2 = hasFlatFaces(body2.shape);
+    if (!(flat1 || flat2) || !(d > 0.0)) return Vec3::Zero();
+    PatchFrame frame;
+    frame.origin = 0.5 * (p1 + p2);
+    alignedTangents(flat1 ? body1 : body2, n, frame.t1, frame.t2);
+    // cap1 above the support plane of body 2 and cap2 below that of body 1.
+    const Outline cap1 = capOutline(body1, n, n.dot(p2), d, p1, frame);
+    const Outline cap2 = capOutline(body2, -n, -n.dot(p1), d, p2, frame);
+    // Both rings use the same tangent directions: both outlines run
+    // counter-clockwise in the (t1, t2) frame.
+    Vec2 c;
+    if (!centroid(intersect(cap1, cap2), c)) return Vec3::Zero();
+    return toOffset(frame, c);
+}
+
+Vec3 wallPatchOffset(const PosedBody& body, const Vec3& n, const Vec3& deepest, double depth,
+                     const std::vector<Vec3>* clipPoints,
+                     const std::vector<Vec3>* clipOutwardNormals) {
+    if (!hasFlatFaces(body.shape) || !(depth > 0.0)) return Vec3::Zero();
+    PatchFrame frame;
+    frame.origin = deepest + 0.5 * depth * n;
+    alignedTangents(body, n, frame.t1, frame.t2);
+    // The part of the particle below the plane: up = -n, level = -n.(wall point).
+    const double level = -n.dot(deepest + depth * n);
+    Outline patch = capOutline(body, -n, level, depth, deepest, frame);
+    if (clipPoints != nullptr && clipOutwardNormals != nullptr) {
+        for (std::size_t k = 0; k < clipPoints->size() && patch.size() >= 3; ++k) {
+            const Vec3& b = (*clipOutwardNormals)[k];
+            const Vec2 normal(frame.t1.dot(b), frame.t2.dot(b));
+            patch = clip(patch, normal, b.dot((*clipPoints)[k] - frame.origin));
+        }
+    }
+    Vec2 c;
+    if (!centroid(patch, c)) return Vec3::Zero();
+    return toOffset(frame, c);
+}
+
+} // namespace sef

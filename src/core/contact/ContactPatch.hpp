@@ -1,0 +1,60 @@
+#pragma once
+// Contact point at the centre of a flat contact patch.
+//
+// Why: on the flat faces of blocky shapes (small eps) the support point is
+// extremely sensitive to the normal (lateral offset ~ angle^(eps/(2-eps)),
+// a 1e-20 tilt moves it by 1 % of the face), so the Newton answer sits
+// wherever Newton stopped on the face; an impulse there spins bodies that
+// collide centrically. The physically right point is the centre of the
+// overlap patch.
+//
+// How: with the normal n and depth d found, the overlap region of the two
+// bodies lies in the slab between the two support planes, so its projection
+// onto the contact plane lies inside the intersection of the projected caps
+//     cap1 = {x in body 1 :  n.x >= n.p2},   cap2 = {x in body 2 : -n.x >= -n.p1}
+// (p1, p2: the support points, d = n.(p1 - p2)). Each cap is outlined by its
+// extreme points in a ring of kPatchRing tangent directions t_k (the support
+// point of the tilted direction cos(theta) n + sin(theta) t_k whose height is
+// exactly the cap level, theta found by a bracketed Illinois iteration:
+// Lagrange duality of max t.x s.t. x in body, n.x >= level). The two convex
+// outlines are intersected (half-plane clipping) and the contact point is the
+// area centroid of the intersection, at mid-depth. For a strictly convex
+// smooth contact both caps are ellipses centred (to leading order) on the
+// common line, so the point moves by O(d) only; that is why the patch is
+// used only when a body has flat faces (min(eps1, eps2) < kFlatFaceEps), and
+// smooth shapes keep the exact midpoint. The ring is aligned with the body
+// axis most perpendicular to n, so mirror-symmetric face contacts give
+// mirror-symmetric outlines and an exactly symmetric point.
+// Degenerate patches (empty or zero-area intersection) keep the midpoint.
+#include "contact/PosedBody.hpp"
+
+#include <vector>
+
+namespace sef {
+
+// Shapes with min(eps1, eps2) below this have faces flat enough for the
+// support point to wander (at eps = 0.6 the lateral offset still grows like
+// angle^0.43; at eps = 1 it is linear and the midpoint is well defined).
+constexpr double kFlatFaceEps = 0.6;
+constexpr int kPatchRing = 8;
+
+bool hasFlatFaces(const Superellipsoid& shape);
+
+// Pair: the tangential offset (world vector perpendicular to n) from the
+// midpoint of p1, p2 to the patch centroid; zero if neither body has flat
+// faces, d <= 0 or the patch is degenerate.
+Vec3 pairPatchOffset(const PosedBody& body1, const PosedBody& body2, const Vec3& n,
+                     const Vec3& p1, const Vec3& p2);
+
+// Wall (body 1 = the half-space below the plane with unit normal n through
+// the point on the wall): the offset from the midpoint of the particle's
+// deepest point and its projection to the centroid of the part of the
+// particle below the plane, clipped by the half-planes
+// {x : clipOutwardNormals[k] . (x - clipPoints[k]) <= 0} (the in-plane
+// outward normals of the wall polygon edges that bound the floor). Zero
+// when the particle has no flat faces or the patch is degenerate.
+Vec3 wallPatchOffset(const PosedBody& body, const Vec3& n, const Vec3& deepest, double depth,
+                     const std::vector<Vec3>* clipPoints = nullptr,
+                     const std::vector<Vec3>* clipOutwardNormals = nullptr);
+
+} // namespace sef
