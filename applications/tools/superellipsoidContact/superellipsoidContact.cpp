@@ -1,7 +1,10 @@
 // superellipsoidContact: contact of two superellipsoids, or of one and a
 // plane wall, for one configuration (issue 4 JSON schema).
 //   superellipsoidContact [input.json]     (stdin if no file)
+// With a "collide" block the contact is also resolved by an impulse
+// (issue 5; see CollideJson.hpp).
 // Bad input: one line on stderr, exit status 2.
+#include "CollideJson.hpp"
 #include "ContactJson.hpp"
 #include "contact/PairContact.hpp"
 
@@ -33,7 +36,11 @@ int main(int argc, char** argv) {
         } else {
             throw tools::InputError("input: give either two bodies, or one body and a wall");
         }
-        std::cout << tools::toJson(r).dump(2) << "\n";
+        nlohmann::json out = tools::toJson(r);
+        if (const auto parameters = tools::parseCollide(root)) {
+            out.update(tools::collide(bodies, wall.has_value(), r, *parameters));
+        }
+        std::cout << out.dump(2) << "\n";
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "superellipsoidContact: " << e.what() << "\n";

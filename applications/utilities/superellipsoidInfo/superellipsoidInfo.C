@@ -10,6 +10,9 @@ Description
     its name first (easy to grep and to parse):
         volume <V>
         dEq <d>            diameter of the sphere of equal volume
+        inertia <Ix> <Iy> <Iz>   principal moments about body x, y, z for
+                           the density given by -rho (default 1)
+        boundingRadius <R> radius of the minimal bounding sphere
 
     The shape comes from the command line
         superellipsoidInfo -a A -b B -c C -eps1 E1 -eps2 E2
@@ -120,9 +123,12 @@ int main(int argc, char *argv[])
 
     // Plain stdout with 12 significant digits: meant for scripts
     std::cout.precision(12);
+    const sef::Vec3 inertia = shape.principalInertia(rho);
     std::cout
         << "volume " << shape.volume() << '\n'
-        << "dEq " << shape.equivalentDiameter() << '\n';
+        << "dEq " << shape.equivalentDiameter() << '\n'
+        << "inertia " << inertia.x() << ' ' << inertia.y() << ' ' << inertia.z() << '\n'
+        << "boundingRadius " << shape.boundingRadius() << '\n';
 
     return 0;
 }

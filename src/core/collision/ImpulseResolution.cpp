@@ -14,6 +14,7 @@ std::string collisionRegimeName(CollisionRegime regime) {
     case CollisionRegime::Restitution: return "restitution";
     case CollisionRegime::Sticking: return "sticking";
     case CollisionRegime::Sliding: return "sliding";
+    case CollisionRegime::ReducedSliding: return "reducedSliding";
     case CollisionRegime::FrictionlessFallback: return "frictionlessFallback";
     }
     return "unknown";
@@ -165,10 +166,27 @@ ImpulseSolution solveImpulse(const Mat3& K, const Vec3& u, const Vec3& n,
         if (slidingImpulse(K, u, n, en, p.friction, slide)) {
             sol.impulse = slide;
             sol.regime = CollisionRegime::Sliding;
-        } else {
-            sol.impulse = frictionlessImpulse(K, un, n, en);
-            sol.regime = CollisionRegime::FrictionlessFallback;
+            return sol;
         }
+        // No dissipative sliding at mu (coupling made full-mu friction
+        // reverse the mean slip, or jam): slide with the largest friction
+        // mu' in [0, mu) that admits one (bisection; mu' = 0 is frictionless,
+        // always admissible). Still inside the cone and never adds energy.
+        double lo = 0.0, hi = p.friction;
+        Vec3 best = frictionlessImpulse(K, un, n, en);
+        for (int k = 0; k < 30; ++k) {
+            const double mid = 0.5 * (lo + hi);
+            Vec3 trial;
+            if (slidingImpulse(K, u, n, en, mid, trial)) {
+                lo = mid;
+                best = trial;
+            } else {
+                hi = mid;
+            }
+        }
+        sol.impulse = best;
+        sol.regime = lo > 0.0 ? CollisionRegime::ReducedSliding
+                              : CollisionRegime::FrictionlessFallback;
         return sol;
     }
     }

@@ -40,9 +40,11 @@
 //                 chosen so that friction opposes the MEAN slip velocity
 //                 (u_t + u'_t)/2 (found by a bracketed 1-D search over the
 //                 direction angle; among several solutions the most
-//                 dissipative). If no sliding solution exists (impulsive
-//                 jam, n.K (n - mu s) <= 0), the frictionless impulse is used
-//                 (regime FrictionlessFallback).
+//                 dissipative). If no such solution exists at mu (strong
+//                 normal-tangential coupling: full-mu friction would reverse
+//                 the mean slip, or impulsive jam n.K (n - mu s) <= 0), the
+//                 contact slides with the largest mu' < mu that admits one
+//                 (regime ReducedSliding; mu' = 0: FrictionlessFallback).
 //
 // ENERGY. The kinetic energy change is dE = J.(u + u')/2. Frictionless:
 // dE = -(1 - eps_n^2) u_n^2 / (2 n.K n) <= 0, zero for eps_n = 1. Coulomb
@@ -82,7 +84,8 @@ enum class CollisionRegime {
     Restitution,          // paper / schwager: prescribed eps_n, eps_t
     Sticking,             // coulomb: sticking impulse inside the cone
     Sliding,              // coulomb: |J_t| = mu J_n
-    FrictionlessFallback  // coulomb: no admissible sliding impulse
+    ReducedSliding,       // coulomb: sliding with the largest admissible mu' < mu
+    FrictionlessFallback  // coulomb: not even that (mu' = 0)
 };
 
 std::string collisionRegimeName(CollisionRegime regime);

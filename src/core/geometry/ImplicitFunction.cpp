@@ -9,8 +9,9 @@
 //   nu = m^p nuHat,  nuHat = uHat^p + vHat^p in [1, 2],  uHat = u/m <= 1,
 // so every term of the k-th derivative is m^(q-k) times bounded factors
 // nuHat^(r-j) and uHat^(p-j). Only uHat^(p-j) (j >= 2) and m^(q-k), w^(q-k)
-// (k >= 2) can be truly infinite (edges, eps > 1); their bases are floored
-// at kFloor so they stay finite (at most 1e60 per factor).
+// (k >= 2) can be truly infinite (edges, eps > 1, or third derivatives for
+// 2/eps < 3); for bases below kFloor these are capped at kFloor^(exponent)
+// (at most 1e60 per factor), while finite limits are returned exactly.
 #include "geometry/Superellipsoid.hpp"
 
 #include <algorithm>
@@ -27,116 +28,133 @@ double signOf(double t) { return static_cast<double>((t > 0.0) - (t < 0.0)); }
 
 // Powers shared by all derivative orders at one point.
 struct Powers {
-    // Per body axis: sign and scaled factors A1 = s P1 / L, A2 = P2 / L^2,
-    // A3 = s P3 / L^3 with P_j = uHat^(p - j) (x, y) and for z the plain
-    // w-powers W_j = w^(q - j).
+    // Per body axis x, y: A1 = s uHat^(p-1) / L (the gradient factor).
     Vec3 sign;
-    double a1[2], a2[2], a3[2];
-    double m0, m1, m2, m3;  // m^(q - k)
-    double n0, n1, n2, n3;  // nuHat^(r - j)
-    double w0, w1, w2, w3;  // w^(q - k)
+    double a1[2];
+    double hat[2][4]; // uHat^(p - j), vHat^(p - j)
+    double len[2];    // a, b
+    double m[4];  // m^(q - k)
+    double n[4];  // nuHat^(r - j)
+    double w[4];  // w^(q - k)
 };
+
+// out[j] = base^(e - j), j = 0..3, for base >= 0. Exponents e - j > 0 give
+// the exact limit 0 at base = 0 and e - j = 0 gives 1; only truly infinite
+// powers (e - j < 0 with base below kFloor) are capped at kFloor^(e - j).
+void powerChain(double base, double e, double out[4]) {
+    if (base >= kFloor) { // common case: one pow, the rest by division
+        // Exponents 1 (eps1 = eps2) and 2 (eps = 1) are common: no pow.
+        out[1] = e == 2.0 ? base : (e == 1.0 ? 1.0 : std::pow(base, e - 1.0));
+        out[0] = out[1] * base;
+        out[2] = out[1] / base;
+        out[3] = out[2] / base;
+        return;
+    }
+    for (int j = 0; j < 4; ++j) {
+        const double ej = e - j;
+        out[j] = ej > 0.0 ? std::pow(base, ej) : (ej == 0.0 ? 1.0 : std::pow(kFloor, ej));
+    }
+}
 
 // Computes the powers up to derivative order `order` (0..3).
 Powers computePowers(const Superellipsoid& s, const Vec3& x, int order) {
     const double p = s.n2(), q = s.n1(), r = q / p;
-    const double len[2] = {s.a(), s.b()};
     Powers P;
     P.sign = {signOf(x[0]), signOf(x[1]), signOf(x[2])};
 
     const double u = std::fabs(x[0]) / s.a(), v = std::fabs(x[1]) / s.b();
     const int iMax = u >= v ? 0 : 1, iMin = 1 - iMax;
-    const double m = std::max(std::max(u, v), kFloor);
-    const double t = std::max(std::min(u, v) / m, kFloor); // uHat of the smaller one
-
-    // uHat^(p - j): 1 for the larger coordinate, t^(p - j) for the smaller.
-    const double tP1 = std::pow(t, p - 1.0);
-    const double tP = tP1 * t;
-    double hat1[2], hat2[2], hat3[2];
-    hat1[iMax] = hat2[iMax] = hat3[iMax] = 1.0;
-    hat1[iMin] = tP1;
-    hat2[iMin] = tP1 / t;
-    hat3[iMin] = hat2[iMin] / t;
-
-    const double nuHat = 1.0 + tP;
-    const double w = std::max(std::fabs(x[2]) / s.c(), kFloor);
+    const double m = std::max(u, v);
+    const double t = m > 0.0 ? std::min(u, v) / m : 0.0; // uHat of the smaller one, in [0, 1]
+    const double w = std::fabs(x[2]) / s.c();
 
     if (order == 0) {
-        // m^q nuHat^r, evaluated as one exp to avoid intermediate overflow.
-        P.m0 = std::exp(q * std::log(m) + r * std::log1p(tP));
-        P.n0 = 1.0;
-        P.w0 = std::pow(w, q);
+        if (p == 2.0 && q == 2.0) { // ellipsoid: plain squares
+            P.m[0] = m * m * (1.0 + t * t);
+            P.w[0] = w * w;
+        } else {
+            // m^q nuHat^r as one exp (no intermediate overflow); log(0) = -Inf -> 0.
+            const double tP = std::pow(t, p);
+            P.m[0] = std::exp(q * std::log(m) + r * std::log1p(tP));
+            P.w[0] = std::pow(w, q);
+        }
+        P.n[0] = 1.0;
         return P;
     }
-    P.m1 = std::pow(m, q - 1.0);
-    P.m0 = P.m1 * m;
-    P.m2 = P.m1 / m;
-    P.m3 = P.m2 / m;
-    P.n1 = std::pow(nuHat, r - 1.0);
-    P.n0 = P.n1 * nuHat;
-    P.n2 = P.n1 / nuHat;
-    P.n3 = P.n2 / nuHat;
-    P.w1 = std::pow(w, q - 1.0);
-    P.w0 = P.w1 * w;
-    P.w2 = P.w1 / w;
-    P.w3 = P.w2 / w;
+    // uHat^(p - j): 1 for the larger coordinate, t^(p - j) for the smaller.
+    double (&hat)[2][4] = P.hat;
+    for (int j = 0; j < 4; ++j) hat[iMax][j] = 1.0;
+    powerChain(t, p, hat[iMin]);
+    const double nuHat = 1.0 + hat[iMin][0];
+    powerChain(m, q, P.m);
+    powerChain(nuHat, r, P.n);
+    powerChain(w, q, P.w);
+    P.len[0] = s.a();
+    P.len[1] = s.b();
     for (int i = 0; i < 2; ++i) {
-        const double L = len[i];
-        P.a1[i] = P.sign[i] * hat1[i] / L;
-        P.a2[i] = hat2[i] / (L * L);
-        P.a3[i] = P.sign[i] * hat3[i] / (L * L * L);
+        const double L = P.len[i];
+        P.a1[i] = P.sign[i] * hat[i][1] / L;
     }
     return P;
 }
 
-double valueFrom(const Powers& P) { return P.m0 * P.n0 + P.w0 - 1.0; }
+double valueFrom(const Powers& P) { return P.m[0] * P.n[0] + P.w[0] - 1.0; }
 
 // dS/dx_i = q m^(q-1) nuHat^(r-1) A1_i (x, y);  q w^(q-1) s_z / c (z).
 Vec3 gradientFrom(const Superellipsoid& s, const Powers& P) {
     const double q = s.n1();
-    const double k = q * P.m1 * P.n1;
-    return {k * P.a1[0], k * P.a1[1], q * P.w1 * P.sign[2] / s.c()};
+    const double k = q * P.m[1] * P.n[1];
+    return {k * P.a1[0], k * P.a1[1], q * P.w[1] * P.sign[2] / s.c()};
 }
 
-// H_ij = q p (r-1) M2 N2 A1_i A1_j + delta_ij q (p-1) M2 N1 A2_i  (i, j in x, y)
-// H_zz = q (q-1) w^(q-2) / c^2, no x-z / y-z coupling.
+// Second and third derivatives of the x-y part, with the terms of the chain
+// rule combined analytically: the textbook sum (e.g. paper 000's Hessian)
+// p (r-1) nuHat^(r-2) u^(2p-2) + (p-1) nuHat^(r-1) u^(p-2) cancels
+// catastrophically when r << 1 (eps1 = 2, eps2 = 0.1: 19 - 19), whereas the
+// combined brackets below have no cancellation beyond true sign changes.
+// h_j = uHat^(p-j) of the axis, o_j that of the other in-plane axis.
+//   H_ii = q M2 N2 [(q-1) h1^2 + (p-1) h2 o0] / L_i^2
+//   H_xy = q (q-p) M2 N2 s_x s_y h1 o1 / (a b)
+//   H_zz = q (q-1) w^(q-2) / c^2, no x-z / y-z coupling.
 Mat3 hessianFrom(const Superellipsoid& s, const Powers& P) {
-    const double p = s.n2(), q = s.n1(), r = q / p;
-    const double cross = q * p * (r - 1.0) * P.m2 * P.n2;
-    const double diag = q * (p - 1.0) * P.m2 * P.n1;
+    const double p = s.n2(), q = s.n1();
+    const double k = q * P.m[2] * P.n[2];
     Mat3 H = Mat3::Zero();
     for (int i = 0; i < 2; ++i) {
-        for (int j = 0; j < 2; ++j) H(i, j) = cross * P.a1[i] * P.a1[j];
-        H(i, i) += diag * P.a2[i];
+        const double* h = P.hat[i];
+        const double* o = P.hat[1 - i];
+        H(i, i) = k * ((q - 1.0) * h[1] * h[1] + (p - 1.0) * h[2] * o[0]) / (P.len[i] * P.len[i]);
     }
-    H(2, 2) = q * (q - 1.0) * P.w2 / (s.c() * s.c());
+    H(0, 1) = H(1, 0) = k * (q - p) * P.a1[0] * P.a1[1];
+    H(2, 2) = q * (q - 1.0) * P.w[2] / (s.c() * s.c());
     return H;
 }
 
-// T_ijk (i, j, k in x, y):
-//   q p^2 (r-1)(r-2) M3 N3 A1_i A1_j A1_k
-// + q p (r-1)(p-1) M3 N2 [d_ij A2_i A1_k + d_ik A2_i A1_j + d_jk A2_j A1_i]
-// + d_ijk q (p-1)(p-2) M3 N1 A3_i
-// T_zzz = q (q-1)(q-2) w^(q-3) s_z / c^3; all mixed x/y-z entries vanish.
+// Third derivatives, combined the same way (H = h0, O = o0):
+//   T_iii = q M3 N3 s_i / L_i^3 [(q-1)(q-2) h1^3 + (p-1)(3q-p-4) h1 h2 O
+//                                + (p-1)(p-2) h3 O^2]
+//   T_iij = q (q-p) M3 N3 s_j o1 / (L_i^2 L_j) [(q-p-1) h1^2 + (p-1) h2 O]
+//   T_zzz = q (q-1)(q-2) w^(q-3) s_z / c^3; all mixed x/y-z entries vanish.
 std::array<Mat3, 3> thirdFrom(const Superellipsoid& s, const Powers& P) {
-    const double p = s.n2(), q = s.n1(), r = q / p;
-    const double k3 = q * p * p * (r - 1.0) * (r - 2.0) * P.m3 * P.n3;
-    const double k2 = q * p * (r - 1.0) * (p - 1.0) * P.m3 * P.n2;
-    const double k1 = q * (p - 1.0) * (p - 2.0) * P.m3 * P.n1;
+    const double p = s.n2(), q = s.n1();
+    const double k = q * P.m[3] * P.n[3];
     std::array<Mat3, 3> T;
     for (auto& M : T) M.setZero();
-    for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 2; ++j)
-            for (int k = 0; k < 2; ++k) {
-                double v = k3 * P.a1[i] * P.a1[j] * P.a1[k];
-                if (i == j) v += k2 * P.a2[i] * P.a1[k];
-                if (i == k) v += k2 * P.a2[i] * P.a1[j];
-                if (j == k) v += k2 * P.a2[j] * P.a1[i];
-                if (i == j && j == k) v += k1 * P.a3[i];
-                T[i](j, k) = v;
-            }
+    for (int i = 0; i < 2; ++i) {
+        const int j = 1 - i;
+        const double* h = P.hat[i];
+        const double* o = P.hat[j];
+        const double Li = P.len[i], Lj = P.len[j];
+        T[i](i, i) = k * P.sign[i] / (Li * Li * Li)
+                     * ((q - 1.0) * (q - 2.0) * h[1] * h[1] * h[1]
+                        + (p - 1.0) * (3.0 * q - p - 4.0) * h[1] * h[2] * o[0]
+                        + (p - 1.0) * (p - 2.0) * h[3] * o[0] * o[0]);
+        const double tiij = k * (q - p) * P.sign[j] * o[1] / (Li * Li * Lj)
+                            * ((q - p - 1.0) * h[1] * h[1] + (p - 1.0) * h[2] * o[0]);
+        T[i](i, j) = T[i](j, i) = T[j](i, i) = tiij;
+    }
     const double c = s.c();
-    T[2](2, 2) = q * (q - 1.0) * (q - 2.0) * P.w3 * P.sign[2] / (c * c * c);
+    T[2](2, 2) = q * (q - 1.0) * (q - 2.0) * P.w[3] * P.sign[2] / (c * c * c);
     return T;
 }
 

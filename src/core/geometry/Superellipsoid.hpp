@@ -59,12 +59,12 @@ public:
     double equivalentDiameter() const;
 
     // ---- Implicit function (ImplicitFunction.cpp) --------------------------
-    // All derivatives are evaluated in scaled coordinates with logs/exps, so
-    // they stay finite for exponents up to 2/eps = 20 and far points. Scaled
-    // coordinates closer than 1e-30 to a coordinate plane (relative to the
-    // largest in-plane scaled coordinate) are treated as 1e-30: derivatives
-    // that are truly infinite on edges (eps > 1) become large but finite,
-    // never Inf/NaN. Exact-zero coordinates give exact-zero odd derivatives.
+    // All derivatives are evaluated in scaled coordinates with the largest
+    // in-plane coordinate factored out, so they stay finite for exponents up
+    // to 2/eps = 20 and |x|/a up to ~1e14. On the coordinate planes finite
+    // limits are returned exactly (odd derivatives are exactly 0); powers that
+    // are truly infinite there (edges, eps > 1) are capped at their value at
+    // a scaled distance 1e-30: large but finite, never Inf/NaN.
 
     // S of paper 001 eq. (3): < 0 inside, 0 on the surface, > 0 outside.
     double implicitFunction(const Vec3& xBody) const;

@@ -31,12 +31,25 @@ double norm2D(double s, double t, double e) {
 // Hoelder conjugate exponent p* = p / (p - 1) = 2 / (2 - eps) of p = 2 / eps.
 double conjugateExponent(double eps) { return eps >= 2.0 ? kInf : 2.0 / (2.0 - eps); }
 
-// Exponent 1/(p-1) = p* - 1 = eps / (2 - eps) of the maximiser of an Lp
-// problem: (t / ||.||)^(p* - 1), with t / ||.|| in [0, 1]. For eps = 2 (p = 1)
-// the limit is 1 for the largest entry and 0 otherwise.
-double maximiserPower(double ratio, double eps) {
-    if (eps >= 2.0) return ratio >= 1.0 ? 1.0 : 0.0;
-    return std::pow(ratio, eps / (2.0 - eps));
+// Maximiser (s, t) >= 0 of al s + be t over ||(s, t)||_e <= 1, e = 2/eps:
+// (s, t) = ((al/N)^(1/(e-1)), (be/N)^(1/(e-1))), N = ||(al, be)||_e*.
+// With hi/lo the larger/smaller of al, be and r = lo/hi:
+//   hi-entry (1 + r^e*)^(-1/e),  lo-entry r^(e*-1) (1 + r^e*)^(-1/e)
+// (two pows). For eps = 2 (e = 1) the maximiser is the vertex of the larger
+// entry (ties: the first one); for al = be = 0 any point works: take (1, 0).
+void levelMaximiser(double al, double be, double eps, double& s, double& t) {
+    const bool firstIsHi = al >= be;
+    const double hi = firstIsHi ? al : be, lo = firstIsHi ? be : al;
+    double sHi = 1.0, sLo = 0.0;
+    if (hi > 0.0 && eps < 2.0) {
+        const double r = lo / hi;
+        const double rPow = r == 0.0 ? 0.0 : std::pow(r, eps / (2.0 - eps)); // r^(e*-1)
+        const double rConj = rPow * r;                                          // r^e*
+        sHi = eps == 1.0 ? 1.0 / std::sqrt(1.0 + rConj) : std::pow(1.0 + rConj, -0.5 * eps);
+        sLo = rPow * sHi;
+    }
+    s = firstIsHi ? sHi : sLo;
+    t = firstIsHi ? sLo : sHi;
 }
 
 void requireDirection(const Vec3& d, const char* function) {
@@ -72,19 +85,12 @@ Vec3 Superellipsoid::supportPoint(const Vec3& n) const {
     // the maximisers of the two nested Lp levels (equivalent, but free of the
     // division by nx, so any component may vanish):
     //   (rho, w) = ((A/h)^(1/(q-1)), (C/h)^(1/(q-1))),
-    //   (u, v)   = rho ((al/A)^(1/(p-1)), (be/A)^(1/(p-1))).
+    //   (u, v)   = rho ((al/A)^(1/(p-1)), (be/A)^(1/(p-1))),
+    // with A = ||(al, be)||_p*, h = ||(A, C)||_q*, al = a|nx|, be = b|ny|, C = c|nz|.
     const double al = std::fabs(a_ * n[0]), be = std::fabs(b_ * n[1]), ga = std::fabs(c_ * n[2]);
-    const double A = norm2D(al, be, conjugateExponent(eps2_));
-    const double h = norm2D(A, ga, conjugateExponent(eps1_));
-    double rho = maximiserPower(A / h, eps1_);
-    double w = maximiserPower(ga / h, eps1_);
-    if (eps1_ >= 2.0 && rho > 0.0 && w > 0.0) w = 0.0; // tie on the octahedron edge: pick one vertex
-    double u = 0.0, v = 0.0;
-    if (A > 0.0) {
-        u = maximiserPower(al / A, eps2_);
-        v = maximiserPower(be / A, eps2_);
-        if (eps2_ >= 2.0 && u > 0.0 && v > 0.0) v = 0.0;
-    }
+    double u, v, rho, w;
+    levelMaximiser(al, be, eps2_, u, v);
+    levelMaximiser(norm2D(al, be, conjugateExponent(eps2_)), ga, eps1_, rho, w);
     auto sgn = [](double t) { return t >= 0.0 ? 1.0 : -1.0; };
     return {sgn(n[0]) * a_ * rho * u, sgn(n[1]) * b_ * rho * v, sgn(n[2]) * c_ * w};
 }

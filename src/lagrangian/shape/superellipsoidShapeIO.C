@@ -23,10 +23,26 @@ sef::Superellipsoid Foam::readSuperellipsoid(const dictionary& dict)
 
     try
     {
-        return
+        const sef::Superellipsoid shape =
             nForm
           ? sef::Superellipsoid::fromExponents(a, b, c, e1, e2)
           : sef::Superellipsoid(a, b, c, e1, e2);
+
+        // Optional: a, b, c give the aspect ratios only, scaled so that the
+        // volume-equivalent diameter is dEq
+        if (!dict.found("dEq"))
+        {
+            return shape;
+        }
+        const scalar dEq = dict.get<scalar>("dEq");
+        if (!(dEq > 0))
+        {
+            FatalIOErrorInFunction(dict)
+                << "Invalid entry 'dEq' in " << dict.name()
+                << ": must be > 0, got " << dEq << exit(FatalIOError);
+        }
+        const scalar k = dEq/shape.equivalentDiameter();
+        return sef::Superellipsoid(k*a, k*b, k*c, shape.eps1(), shape.eps2());
     }
     catch (const sef::ShapeError& err)
     {

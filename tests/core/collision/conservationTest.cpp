@@ -63,7 +63,7 @@ double angularMomentumScale(const RigidBodyState& s, const Vec3& p) {
 struct Errors {
     double momentum = 0, angularMomentum = 0, restitution = 0, energyIncrease = 0,
            coneExcess = 0, tangentialLaw = 0;
-    int sticking = 0, sliding = 0, fallback = 0, pulling = 0;
+    int sticking = 0, sliding = 0, reduced = 0, fallback = 0, pulling = 0;
 };
 
 Errors runRandom(CollisionModel model, int count, unsigned seed,
@@ -122,6 +122,7 @@ Errors runRandom(CollisionModel model, int count, unsigned seed,
             e.sticking += r.regime == CollisionRegime::Sticking;
             e.sliding += r.regime == CollisionRegime::Sliding;
             e.fallback += r.regime == CollisionRegime::FrictionlessFallback;
+            e.reduced += r.regime == CollisionRegime::ReducedSliding;
         }
         if (model == CollisionModel::Frictionless) {
             EXPECT_LT(Jt, 1e-15 * Jn);
@@ -139,9 +140,9 @@ Errors runRandom(CollisionModel model, int count, unsigned seed,
 TEST(CollisionConservation, CoulombRandomFrictionalPairs) {
     const Errors e = runRandom(CollisionModel::Coulomb, 10000, 11);
     std::printf("[ measured ] coulomb: dP %.2e, dL %.2e, restitution %.2e, max dE/E %+.2e, "
-                "cone excess %.2e; sticking %d, sliding %d, fallback %d\n",
+                "cone excess %.2e; sticking %d, sliding %d, reduced %d, fallback %d\n",
                 e.momentum, e.angularMomentum, e.restitution, e.energyIncrease, e.coneExcess,
-                e.sticking, e.sliding, e.fallback);
+                e.sticking, e.sliding, e.reduced, e.fallback);
     EXPECT_LT(e.momentum, 1e-12);
     EXPECT_LT(e.angularMomentum, 1e-12);
     EXPECT_LT(e.restitution, 1e-10);

@@ -38,7 +38,20 @@ double centralDifferenceScalar(const std::function<double(const Vec3&)>& f, cons
 }
 
 constexpr double kRelTol = 1e-6;
-const double kEps[] = {0.2, 0.5, 1.0, 1.5};
+
+// A point in the band 0.7 .. 1.3 times the surface radius along a random ray,
+// at least 0.1 (scaled) off every coordinate plane. Deep inside a blocky shape
+// the gradient (~ G^(2/eps)) falls below the round-off of S itself, so finite
+// differences of S say nothing there; the band is where contact needs them.
+Vec3 pointNearSurface(std::mt19937& rng, const Superellipsoid& s) {
+    std::uniform_real_distribution<double> band(0.7, 1.3);
+    for (;;) {
+        const Vec3 x = s.radialSurfacePoint(sef::test::randomScaledPoint(rng, s.halfAxes(), 0.1, 1.0))
+                       * band(rng);
+        if ((x.cwiseQuotient(s.halfAxes()).cwiseAbs().array() >= 0.1).all()) return x;
+    }
+}
+const double kEps[] = {0.1, 0.2, 0.5, 1.0, 1.5, 2.0}; // acceptance set {0.2, 0.5, 1, 1.5} plus the range ends
 
 } // namespace
 
@@ -78,16 +91,21 @@ TEST(ImplicitFunction, MatchesDirectFormula) {
 
 TEST(ImplicitFunction, DerivativesMatchFiniteDifferences) {
     std::mt19937 rng(42);
-    double worst[3] = {0, 0, 0};
+    double worst[3] = {0, 0, 0}, worstAcceptance[3] = {0, 0, 0};
     for (double e1 : kEps)
         for (double e2 : kEps)
             for (const Vec3& L : sef::test::halfAxesSet()) {
                 const Superellipsoid s(L[0], L[1], L[2], e1, e2);
+                // The range ends eps = 0.1 (2/eps = 20) and 2 are outside the
+                // acceptance set; there the FD truncation (~ (2/eps)^4 h^4,
+                // measured ~2e-6) needs a 10x looser bound.
+                const bool rangeEnd = e1 == 0.1 || e1 == 2.0 || e2 == 0.1 || e2 == 2.0;
+                const double tol = rangeEnd ? 10 * kRelTol : kRelTol;
                 auto f = [&](const Vec3& x) { return s.implicitFunction(x); };
                 auto grad = [&](const Vec3& x) { return s.gradient(x); };
                 auto hess = [&](const Vec3& x) { return s.hessian(x); };
                 for (int k = 0; k < 40; ++k) {
-                    const Vec3 x = sef::test::randomScaledPoint(rng, L, 0.1, 1.5);
+                    const Vec3 x = pointNearSurface(rng, s);
                     const sef::ImplicitDerivatives d = s.evaluate(x);
                     const auto T = s.thirdDerivatives(x);
                     ASSERT_NEAR(d.value, f(x), 1e-14 * (1.0 + std::fabs(d.value)));
@@ -104,7 +122,11 @@ TEST(ImplicitFunction, DerivativesMatchFiniteDifferences) {
                     }
                     // Norm-relative errors (entries may vanish individually).
                     const double eg = (gFd - d.gradient).norm() / d.gradient.norm();
-                    const double eh = (hFd - d.hessian).norm() / d.hessian.norm();
+                    // Scale of H: its own norm, or |g| / L where H nearly
+                    // vanishes (flat faces, eps2 = 0.1 with eps1 = 2: |H| ~
+                    // 1e-14 |g| / L, below the resolution of differences of g).
+                    const double eh = (hFd - d.hessian).norm()
+                                      / std::max(d.hessian.norm(), d.gradient.norm() / L.minCoeff());
                     double tn = 0, te = 0;
                     for (int i = 0; i < 3; ++i) {
                         tn += T[i].squaredNorm();
@@ -112,17 +134,24 @@ TEST(ImplicitFunction, DerivativesMatchFiniteDifferences) {
                     }
                     // Scale of T: its own norm, or |H| / L where T vanishes
                     // (ellipsoid: T = 0 identically).
-                    const double et = std::sqrt(te) / std::max(std::sqrt(tn), d.hessian.norm() / L.minCoeff());
+                    const double et = std::sqrt(te) / std::max({std::sqrt(tn), d.hessian.norm() / L.minCoeff(),
+                                                                d.gradient.norm() / (L.minCoeff() * L.minCoeff())});
                     worst[0] = std::max(worst[0], eg);
                     worst[1] = std::max(worst[1], eh);
                     worst[2] = std::max(worst[2], et);
-                    EXPECT_LT(eg, kRelTol) << "grad eps=" << e1 << "," << e2 << " x=" << x.transpose();
-                    EXPECT_LT(eh, kRelTol) << "hess eps=" << e1 << "," << e2 << " x=" << x.transpose();
-                    EXPECT_LT(et, kRelTol) << "third eps=" << e1 << "," << e2 << " x=" << x.transpose();
+                    if (!rangeEnd) {
+                        worstAcceptance[0] = std::max(worstAcceptance[0], eg);
+                        worstAcceptance[1] = std::max(worstAcceptance[1], eh);
+                        worstAcceptance[2] = std::max(worstAcceptance[2], et);
+                    }
+                    EXPECT_LT(eg, tol) << "grad eps=" << e1 << "," << e2 << " x=" << x.transpose();
+                    EXPECT_LT(eh, tol) << "hess eps=" << e1 << "," << e2 << " x=" << x.transpose();
+                    EXPECT_LT(et, tol) << "third eps=" << e1 << "," << e2 << " x=" << x.transpose();
                 }
             }
-    std::printf("worst FD relative error: gradient %.2e, Hessian %.2e, third %.2e\n", worst[0],
-                worst[1], worst[2]);
+    std::printf("worst FD relative error, eps in {0.2,0.5,1,1.5}: gradient %.2e, Hessian %.2e, "
+                "third %.2e; with eps 0.1 and 2: %.2e, %.2e, %.2e\n",
+                worstAcceptance[0], worstAcceptance[1], worstAcceptance[2], worst[0], worst[1], worst[2]);
 }
 
 TEST(ImplicitFunction, HessianAndThirdDerivativesAreSymmetric) {
@@ -145,8 +174,8 @@ TEST(ImplicitFunction, HessianAndThirdDerivativesAreSymmetric) {
 
 TEST(PosedShape, WorldDerivativesMatchFiniteDifferences) {
     std::mt19937 rng(11);
-    for (double e1 : kEps)
-        for (double e2 : kEps) {
+    for (double e1 : {0.2, 0.5, 1.0, 1.5})
+        for (double e2 : {0.2, 0.5, 1.0, 1.5}) {
             const Superellipsoid s(0.05, 0.01, 0.025, e1, e2);
             sef::Pose pose;
             pose.position = Vec3(0.3, -0.2, 0.1);
@@ -156,7 +185,7 @@ TEST(PosedShape, WorldDerivativesMatchFiniteDifferences) {
             auto grad = [&](const Vec3& X) { return sef::gradientWorld(s, pose, X); };
             auto hess = [&](const Vec3& X) { return sef::hessianWorld(s, pose, X); };
             for (int k = 0; k < 20; ++k) {
-                const Vec3 X = pose.toWorld(sef::test::randomScaledPoint(rng, s.halfAxes(), 0.1, 1.5));
+                const Vec3 X = pose.toWorld(pointNearSurface(rng, s));
                 const sef::ImplicitDerivatives d = sef::evaluateWorld(s, pose, X);
                 const auto T = sef::thirdDerivativesWorld(s, pose, X);
                 EXPECT_NEAR(d.value, f(X), 1e-14 * (1.0 + std::fabs(d.value))); // rotation round-off
@@ -172,8 +201,10 @@ TEST(PosedShape, WorldDerivativesMatchFiniteDifferences) {
                 }
                 EXPECT_LT((gFd - d.gradient).norm() / d.gradient.norm(), kRelTol);
                 EXPECT_TRUE(d.gradient.isApprox(grad(X), 1e-14));
-                EXPECT_LT((hFd - d.hessian).norm() / d.hessian.norm(), kRelTol);
-                EXPECT_LT(std::sqrt(te) / std::max(std::sqrt(tn), d.hessian.norm() / s.halfAxes().minCoeff()), kRelTol);
+                EXPECT_LT((hFd - d.hessian).norm()
+                              / std::max(d.hessian.norm(), d.gradient.norm() / s.halfAxes().minCoeff()),
+                          kRelTol);
+                EXPECT_LT(std::sqrt(te) / std::max({std::sqrt(tn), d.hessian.norm() / s.halfAxes().minCoeff(), d.gradient.norm() / std::pow(s.halfAxes().minCoeff(), 2)}), kRelTol);
             }
         }
 }

@@ -18,13 +18,13 @@ namespace {
 // 1e-6 acceptance tolerance.
 constexpr int kLevels = 5;
 
-// (int x^2 dV, int y^2 dV, int z^2 dV) by integrating the height field
+// (int x^2 dV, int y^2 dV, int z^2 dV, V) by integrating the height field
 // z(x, y) of paper 001 eq. (3) over the first octant: the z-moment of a
 // column is z^3/3.
-Vec3 secondMomentsByQuadrature(const Superellipsoid& s) {
+Eigen::Vector4d momentsByQuadrature(const Superellipsoid& s) {
     const double a = s.a(), b = s.b(), c = s.c(), e1 = s.eps1(), e2 = s.eps2();
-    Vec3 m = Vec3::Zero();
-    for (int comp = 0; comp < 3; ++comp) {
+    Eigen::Vector4d m = Eigen::Vector4d::Zero();
+    for (int comp = 0; comp < 4; ++comp) {
         auto slice = [&](double x) {
             const double xa = std::pow(x / a, 2.0 / e2);
             if (xa >= 1.0) return 0.0;
@@ -35,7 +35,8 @@ Vec3 secondMomentsByQuadrature(const Superellipsoid& s) {
                 const double z = c * std::pow(1.0 - r, e1 / 2.0);
                 if (comp == 0) return x * x * z;
                 if (comp == 1) return y * y * z;
-                return z * z * z / 3.0;
+                if (comp == 2) return z * z * z / 3.0;
+                return z;
             };
             return sef::test::tanhSinh(column, 0.0, yMax, kLevels);
         };
@@ -64,7 +65,7 @@ TEST(PrincipalInertia, OctahedronExact) {
     EXPECT_TRUE(s.principalInertia(1.0).isApprox(Vec3((4 + 9) * V / 10, (1 + 9) * V / 10, (1 + 4) * V / 10), 1e-12));
 }
 
-TEST(PrincipalInertia, MatchesQuadratureAcrossShapes) {
+TEST(PrincipalInertia, VolumeAndInertiaMatchQuadratureAcrossShapes) {
     // Acceptance: 1e-6 relative for eps1, eps2 in [0.1, 2] and aspect ratios
     // up to 5. The tanh-sinh rule resolves the end-point singularities of the
     // height field to ~1e-10 (see the volume test at the same settings).
@@ -73,7 +74,10 @@ TEST(PrincipalInertia, MatchesQuadratureAcrossShapes) {
         for (double e2 : {0.1, 0.5, 1.0, 2.0})
             for (const Vec3& L : {Vec3(2.5, 1.5, 1.0), Vec3(1.0, 5.0, 2.0), Vec3(1.0, 1.0, 5.0)}) {
                 const Superellipsoid s(L[0], L[1], L[2], e1, e2);
-                const Vec3 m = secondMomentsByQuadrature(s);
+                const Eigen::Vector4d m = momentsByQuadrature(s);
+                const double volErr = std::fabs(s.volume() / m[3] - 1.0);
+                worst = std::max(worst, volErr);
+                EXPECT_LT(volErr, 1e-6) << "volume eps1=" << e1 << " eps2=" << e2;
                 const Vec3 ref(m[1] + m[2], m[0] + m[2], m[0] + m[1]);
                 const Vec3 I = s.principalInertia(1.0);
                 for (int i = 0; i < 3; ++i) {
@@ -82,7 +86,7 @@ TEST(PrincipalInertia, MatchesQuadratureAcrossShapes) {
                     EXPECT_LT(err, 1e-6) << "eps1=" << e1 << " eps2=" << e2 << " axis " << i;
                 }
             }
-    std::printf("inertia vs quadrature: worst relative error %.2e\n", worst);
+    std::printf("volume and inertia vs quadrature: worst relative error %.2e\n", worst);
 }
 
 TEST(PrincipalInertia, RejectsBadDensity) {

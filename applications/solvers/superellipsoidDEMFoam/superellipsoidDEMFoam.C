@@ -1,0 +1,353 @@
+/*---------------------------------------------------------------------------*\
+Application
+    superellipsoidDEMFoam
+
+Group
+    superellipsoidFoam solvers
+
+Description
+    Dry (no fluid) DEM of superellipsoidal particles on an ordinary OpenFOAM
+    case: the mesh's wall patches are the collision walls, constant/g is
+    gravity, system/controlDict sets time step and write times, and
+    constant/superellipsoidCloudProperties the particles, injection and
+    collision laws. The particle step is the core's DemEngine::step, the
+    same code the fluid-coupled cloud calls.
+
+    Writes the cloud at every write time (foamToVTK/ParaView readable);
+    restarts from the cloud of the start time if one is stored there; at the
+    end writes postProcessing/demSummary.json.
+\*---------------------------------------------------------------------------*/
+
+#include "argList.H"
+#include "Time.H"
+#include "polyMesh.H"
+#include "IOdictionary.H"
+#include "uniformDimensionedFields.H"
+#include "OFstream.H"
+#include "clockTime.H"
+
+#include "demCloudProperties.H"
+#include "demCloudIO.H"
+#include "meshWallFaces.H"
+#include "foamEigen.H"
+
+#include "dem/DemEngine.hpp"
+#include "dem/RandomInjection.hpp"
+#include "geometry/PosedShape.hpp"
+
+using namespace Foam;
+
+namespace
+{
+
+// A bounding sphere (centre x, radius R) is admissible for injection when
+// its centre is in the mesh and it is clear of every wall face (conservative:
+// a face is taken as the disc around its centroid through its farthest vertex).
+bool clearOfWalls
+(
+    const polyMesh& mesh,
+    const std::vector<sef::dem::WallFace>& walls,
+    const sef::Vec3& x,
+    double R
+)
+{
+    if (mesh.findCell(toFoam(x)) < 0) return false;
+    for (const sef::dem::WallFace& w : walls)
+    {
+        sef::Vec3 centroid = sef::Vec3::Zero();
+        for (const sef::Vec3& v : w.vertices) centroid += v;
+        centroid /= double(w.vertices.size());
+        double extent = 0;
+        for (const sef::Vec3& v : w.vertices) extent = max(extent, (v - centroid).norm());
+        const double height = std::abs(w.outwardNormal.dot(x - centroid));
+        if (height < R && (x - centroid).norm() < R + extent) return false;
+    }
+    return true;
+}
+
+// Bed height along -g: the height above the lowest wall point below which
+// 95 % of the particle volume lies, each particle's volume spread uniformly
+// between its lowest and highest point (support values along g). Zero
+// without gravity or particles.
+double bedHeight95
+(
+    const sef::dem::ParticleSystem& ps,
+    const std::vector<sef::dem::WallFace>& walls,
+    const sef::Vec3& g
+)
+{
+    if (ps.size() == 0 || g.norm() == 0) return 0;
+    const sef::Vec3 up = -g.normalized();
+    double floor = GREAT;
+    for (const sef::dem::WallFace& w : walls)
+    {
+        for (const sef::Vec3& v : w.vertices) floor = min(floor, up.dot(v));
+    }
+    struct span { double lo, hi, volume; };
+    std::vector<span> spans;
+    double total = 0, top = -GREAT;
+    for (std::size_t i = 0; i < ps.size(); ++i)
+    {
+        const sef::dem::ParticleType& t = ps.types[ps.type[i]];
+        const sef::Pose pose{ps.position[i], ps.orientation[i]};
+        const double hi = sef::supportValueWorld(t.shape, pose, up);
+        const double lo = -sef::supportValueWorld(t.shape, pose, -up);
+        spans.push_back({lo, hi, t.shape.volume()});
+        total += t.shape.volume();
+        top = max(top, hi);
+    }
+    // Volume below z, monotone in z: bisection to 1e-9 of the bed extent
+    auto below = [&](double z)
+    {
+        double v = 0;
+        for (const span& s : spans)
+        {
+            v += s.volume*min(max((z - s.lo)/(s.hi - s.lo), 0.0), 1.0);
+        }
+        return v;
+    };
+    double lo = floor, hi = top;
+    for (int it = 0; it < 60; ++it)
+    {
+        const double mid = 0.5*(lo + hi);
+        (below(mid) < 0.95*total ? lo : hi) = mid;
+    }
+    return 0.5*(lo + hi) - floor;
+}
+
+// Optional per-step trace of selected particles (validation, tests):
+// postProcessing/particleTrace.dat with time id x y z Ux Uy Uz wx wy wz qw qx qy qz
+class particleTrace
+{
+    labelHashSet ids_;
+    label interval_;
+    autoPtr<OFstream> os_;
+
+public:
+    particleTrace(const Time& runTime, const dictionary& dict)
+    :
+        ids_(dict.lookupOrDefault<labelList>("traceParticles", labelList())),
+        interval_(dict.lookupOrDefault<label>("traceInterval", 1))
+    {
+        if (interval_ < 1)
+        {
+            FatalIOErrorInFunction(dict)
+                << "Invalid entry 'traceInterval': must be >= 1" << exit(FatalIOError);
+        }
+        if (ids_.size())
+        {
+            const fileName dir = runTime.globalPath()/"postProcessing";
+            mkDir(dir);
+            os_.reset(new OFstream(dir/"particleTrace.dat"));
+            os_().precision(15);
+            os_() << "# time id x y z Ux Uy Uz wx wy wz qw qx qy qz" << nl;
+        }
+    }
+
+    void write(const Time& runTime, const sef::dem::ParticleSystem& ps, bool force = false)
+    {
+        if (!os_.valid() || (!force && runTime.timeIndex() % interval_ != 0)) return;
+        for (std::size_t i = 0; i < ps.size(); ++i)
+        {
+            if (!ids_.found(label(ps.id[i]))) continue;
+            const sef::Vec3& x = ps.position[i];
+            const sef::Vec3& u = ps.velocity[i];
+            const sef::Vec3& w = ps.angularVelocity[i];
+            const sef::Quat& q = ps.orientation[i];
+            os_() << runTime.value() << ' ' << label(ps.id[i])
+                << ' ' << x.x() << ' ' << x.y() << ' ' << x.z()
+                << ' ' << u.x() << ' ' << u.y() << ' ' << u.z()
+                << ' ' << w.x() << ' ' << w.y() << ' ' << w.z()
+                << ' ' << q.w() << ' ' << q.x() << ' ' << q.y() << ' ' << q.z() << nl;
+        }
+    }
+};
+
+struct runTotals
+{
+    label steps = 0;
+    double contacts = 0;
+    double pairContacts = 0;
+    label pushedBack = 0;
+    label fallbacks = 0;
+    double maxOverlapOverDeq = 0;
+};
+
+void writeSummary
+(
+    const Time& runTime,
+    const polyMesh& mesh,
+    const sef::dem::ParticleSystem& ps,
+    const runTotals& totals,
+    const sef::dem::StepStatistics& last,
+    double wallSeconds,
+    double bedHeight
+)
+{
+    label lost = 0;
+    for (const sef::Vec3& x : ps.position)
+    {
+        if (mesh.findCell(toFoam(x)) < 0) ++lost;
+    }
+    const fileName dir = runTime.globalPath()/"postProcessing";
+    mkDir(dir);
+    OFstream os(dir/"demSummary.json");
+    os.precision(10);
+    const double particleSteps = double(max(totals.steps, label(1)))*max(ps.size(), size_t(1));
+    os  << "{\n"
+        << "  \"particles\": " << label(ps.size()) << ",\n"
+        << "  \"particlesLost\": " << lost << ",\n"
+        << "  \"particlesPushedBack\": " << totals.pushedBack << ",\n"
+        << "  \"maxOverlapOverDeq\": " << totals.maxOverlapOverDeq << ",\n"
+        << "  \"finalMaxOverlapOverDeq\": " << last.maxOverlapOverDeq << ",\n"
+        << "  \"kineticEnergy\": " << last.kineticEnergy << ",\n"
+        << "  \"steps\": " << totals.steps << ",\n"
+        << "  \"contactPairsPerStep\": "
+        << totals.pairContacts/max(totals.steps, label(1)) << ",\n"
+        << "  \"contactsPerStep\": "
+        << totals.contacts/max(totals.steps, label(1)) << ",\n"
+        << "  \"fallbacks\": " << totals.fallbacks << ",\n"
+        << "  \"bedHeight95\": " << bedHeight << ",\n"
+        << "  \"wallSeconds\": " << wallSeconds << ",\n"
+        << "  \"microsecondsPerParticleStep\": " << 1e6*wallSeconds/particleSteps << "\n"
+        << "}\n";
+    Info<< "Summary written to " << os.name() << nl;
+}
+
+} // End anonymous namespace
+
+
+int main(int argc, char *argv[])
+{
+    argList::addNote
+    (
+        "Dry DEM of superellipsoidal particles (impulse-based collisions)"
+    );
+    argList::noParallel();
+
+    #include "setRootCase.H"
+    #include "createTime.H"
+    #include "createPolyMesh.H"
+
+    const uniformDimensionedVectorField g
+    (
+        IOobject("g", runTime.constant(), mesh, IOobject::MUST_READ, IOobject::NO_WRITE)
+    );
+    const IOdictionary cloudDict
+    (
+        IOobject
+        (
+            "superellipsoidCloudProperties", runTime.constant(), mesh,
+            IOobject::MUST_READ, IOobject::NO_WRITE
+        )
+    );
+    demCloudProperties props = readDemCloudProperties(cloudDict);
+    props.engine.gravity = toEigen(g.value());
+
+    const std::vector<sef::dem::WallFace> walls = meshWallFaces(mesh);
+    Info<< "Walls: " << label(walls.size()) << " faces on wall patches" << nl;
+
+    sef::dem::ParticleSystem particles;
+    particles.types = props.types;
+    const bool restarted = readDemCloud(mesh, props.cloudName, particles);
+    if (restarted)
+    {
+        Info<< "Restart: read " << label(particles.size()) << " particles of cloud "
+            << props.cloudName << " at time " << runTime.timeName() << nl;
+    }
+    else if (props.inject)
+    {
+        try
+        {
+            if (props.injectListed)
+            {
+                sef::dem::injectListed
+                (
+                    particles, props.listed, 0,
+                    [&](const sef::Vec3& x, std::size_t n)
+                    {
+                        const int t = props.listed[n].type;
+                        return clearOfWalls(mesh, walls, x, props.types[t].boundingRadius);
+                    }
+                );
+            }
+            else
+            {
+                sef::dem::injectRandom
+                (
+                    particles, props.injection, 0,
+                    [&](const sef::Vec3& x, double R)
+                    {
+                        return clearOfWalls(mesh, walls, x, R);
+                    }
+                );
+            }
+        }
+        catch (const sef::dem::InjectionError& err)
+        {
+            FatalIOErrorInFunction(cloudDict.subDict("injection"))
+                << "Injection failed: " << err.what() << nl
+                << "Check the entries 'count', the region and the particle list"
+                << exit(FatalIOError);
+        }
+        Info<< "Injected " << label(particles.size()) << " particles" << nl;
+        writeDemCloud(mesh, props.cloudName, particles);
+    }
+
+    sef::dem::DemEngine engine(walls, props.engine);
+
+    particleTrace trace(runTime, cloudDict);
+    trace.write(runTime, particles, true);
+
+    runTotals totals;
+    sef::dem::StepStatistics stats;
+    clockTime clock;
+    Info<< nl << "Starting time loop" << nl << endl;
+    while (runTime.loop())
+    {
+        try
+        {
+            stats = engine.step(particles, runTime.deltaTValue(), props.subCycles);
+        }
+        catch (const std::exception& err)
+        {
+            FatalErrorInFunction
+                << "DEM step failed at time " << runTime.timeName() << ": "
+                << err.what() << exit(FatalError);
+        }
+        ++totals.steps;
+        totals.contacts += stats.contacts;
+        totals.pairContacts += stats.pairContacts;
+        totals.pushedBack += stats.pushedBack;
+        totals.fallbacks += stats.fallbacks;
+        totals.maxOverlapOverDeq = max(totals.maxOverlapOverDeq, stats.maxOverlapOverDeq);
+
+        if (runTime.writeTime() || runTime.timeIndex() % 100 == 0)
+        {
+            Info<< "Time = " << runTime.timeName()
+                << "  particles " << label(particles.size())
+                << "  contacts " << stats.contacts
+                << " (pairs " << stats.pairContacts << ", walls " << stats.wallContacts << ")"
+                << "  Newton its " << stats.newtonIterations
+                << "  fallbacks " << stats.fallbacks
+                << "  maxOverlap/dEq " << stats.maxOverlapOverDeq
+                << "  Ekin " << stats.kineticEnergy << " J"
+                << "  ExecutionTime = " << runTime.elapsedCpuTime() << " s"
+                << nl;
+        }
+        trace.write(runTime, particles);
+        if (runTime.writeTime())
+        {
+            writeDemCloud(mesh, props.cloudName, particles);
+        }
+    }
+
+    const double wallSeconds = clock.elapsedTime();
+    const double bedHeight = bedHeight95(particles, walls, props.engine.gravity);
+    Info<< "Bed height (95 % of particle volume below): " << bedHeight << " m" << nl;
+    writeSummary(runTime, mesh, particles, totals, stats, wallSeconds, bedHeight);
+    Info<< "End" << nl << endl;
+    return 0;
+}
+
+// ************************************************************************* //

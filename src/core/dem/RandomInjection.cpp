@@ -1,0 +1,142 @@
+#include "dem/RandomInjection.hpp"
+
+#include "contact/PairContact.hpp"
+
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+namespace sef::dem {
+
+Quat PortableRandom::orientation() {
+    // Shoemake, "Uniform random rotations", Graphics Gems III (1992).
+    const double u1 = uniform(), u2 = 2 * M_PI * uniform(), u3 = 2 * M_PI * uniform();
+    const double s1 = std::sqrt(1 - u1), s2 = std::sqrt(u1);
+    return Quat(s2 * std::cos(u3), s1 * std::sin(u2), s1 * std::cos(u2), s2 * std::sin(u3))
+        .normalized();
+}
+
+namespace {
+
+void validate(const InjectionSpec& spec, std::size_t nTypes) {
+    if (spec.count < 0) throw InjectionError("injection count must be >= 0");
+    if (spec.typeFractions.size() != nTypes)
+        throw InjectionError("one fraction per particle type is needed");
+    double sum = 0;
+    for (double f : spec.typeFractions) {
+        if (!(f >= 0) || !std::isfinite(f)) throw InjectionError("type fractions must be >= 0");
+        sum += f;
+    }
+    if (!(sum > 0)) throw InjectionError("type fractions must not all be zero");
+    const auto& r = spec.region;
+    if (r.kind == InjectionRegion::Kind::box && !((r.max - r.min).array() > 0).all())
+        throw InjectionError("injection box needs max > min in every component");
+    if (r.kind == InjectionRegion::Kind::cylinder
+        && (!(r.radius > 0) || !((r.point2 - r.point1).norm() > 0)))
+        throw InjectionError("injection cylinder needs radius > 0 and point1 != point2");
+}
+
+// Random centre such that the bounding sphere of radius R lies in the region.
+bool sampleCentre(const InjectionRegion& r, double R, PortableRandom& rng, Vec3& x) {
+    if (r.kind == InjectionRegion::Kind::box) {
+        for (int k = 0; k < 3; ++k) {
+            if (r.max[k] - r.min[k] < 2 * R) return false;
+            x[k] = rng.uniform(r.min[k] + R, r.max[k] - R);
+        }
+        return true;
+    }
+    const Vec3 axis = r.point2 - r.point1;
+    const double length = axis.norm();
+    if (length < 2 * R || r.radius < R) return false;
+    const Vec3 e = axis / length;
+    const Vec3 u = e.unitOrthogonal(), v = e.cross(u);
+    const double rho = (r.radius - R) * std::sqrt(rng.uniform()); // uniform over the disc
+    const double phi = rng.uniform(0, 2 * M_PI);
+    x = r.point1 + e * rng.uniform(R, length - R) + rho * (std::cos(phi) * u + std::sin(phi) * v);
+    return true;
+}
+
+int sampleType(const std::vector<double>& cumulative, PortableRandom& rng) {
+    const double u = rng.uniform() * cumulative.back();
+    for (std::size_t t = 0; t < cumulative.size(); ++t)
+        if (u < cumulative[t]) return static_cast<int>(t);
+    return static_cast<int>(cumulative.size() - 1);
+}
+
+} // namespace
+
+void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int64_t firstId,
+                  const std::function<bool(const Vec3&, double)>& admissible) {
+    validate(spec, particles.types.size());
+    std::vector<double> cumulative(spec.typeFractions.size());
+    std::partial_sum(spec.typeFractions.begin(), spec.typeFractions.end(), cumulative.begin());
+
+    PortableRandom rng(spec.seed);
+    ParticleSystem trial = particles; // untouched on failure
+    for (long n = 0; n < spec.count; ++n) {
+        const int t = sampleType(cumulative, rng);
+        const double R = trial.types[t].boundingRadius;
+        bool placed = false;
+        for (long attempt = 0; attempt < spec.maxAttemptsPerParticle && !placed; ++attempt) {
+            Vec3 x;
+            if (!sampleCentre(spec.region, R, rng, x)) break;
+            bool clear = true;
+            for (std::size_t j = 0; j < trial.size() && clear; ++j) {
+                const double Rj = trial.types[trial.type[j]].boundingRadius;
+                clear = (trial.position[j] - x).squaredNorm() > (R + Rj) * (R + Rj);
+            }
+            if (clear && (!admissible || admissible(x, R))) {
+                trial.add(t, firstId + n, x, rng.orientation(), spec.velocity);
+                placed = true;
+            }
+        }
+        if (!placed) {
+            std::ostringstream msg;
+            msg << "could place only " << n << " of " << spec.count
+                << " particles without overlap in the injection region (bounding radius " << R
+                << " m); enlarge the region or inject fewer particles";
+            throw InjectionError(msg.str());
+        }
+    }
+    particles = std::move(trial);
+}
+
+void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& list,
+                  std::int64_t firstId,
+                  const std::function<bool(const Vec3&, std::size_t)>& admissible) {
+    ParticleSystem trial = particles; // untouched on failure
+    for (std::size_t n = 0; n < list.size(); ++n) {
+        const ListedParticle& p = list[n];
+        if (p.type < 0 || p.type >= static_cast<int>(trial.types.size()))
+            throw InjectionError("listed particle " + std::to_string(n) + ": unknown type index " +
+                                 std::to_string(p.type));
+        const double qNorm = p.orientation.norm();
+        if (!(std::abs(qNorm - 1.0) < 1e-6))
+            throw InjectionError("listed particle " + std::to_string(n) +
+                                 ": orientation quaternion is not unit (|q| = " +
+                                 std::to_string(qNorm) + ")");
+        if (!p.position.allFinite() || !p.velocity.allFinite() || !p.angularVelocity.allFinite())
+            throw InjectionError("listed particle " + std::to_string(n) + ": non-finite state");
+        if (admissible && !admissible(p.position, n))
+            throw InjectionError("listed particle " + std::to_string(n) +
+                                 " is outside the domain or cuts a wall");
+        const Pose pose{p.position, p.orientation.normalized()};
+        const Superellipsoid& shape = trial.types[p.type].shape;
+        for (std::size_t j = 0; j < trial.size(); ++j) {
+            const Pose other{trial.position[j], trial.orientation[j]};
+            const ContactResult c =
+                detectPairContact(shape, pose, trial.types[trial.type[j]].shape, other);
+            if (c.contact) {
+                std::ostringstream msg;
+                msg << "listed particle " << n << " overlaps particle id " << trial.id[j]
+                    << " (penetration depth " << c.depth << " m)";
+                throw InjectionError(msg.str());
+            }
+        }
+        trial.add(p.type, firstId + static_cast<std::int64_t>(n), p.position,
+                  p.orientation.normalized(), p.velocity, p.angularVelocity);
+    }
+    particles = std::move(trial);
+}
+
+} // namespace sef::dem

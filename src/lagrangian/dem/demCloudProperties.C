@@ -1,0 +1,202 @@
+#include "demCloudProperties.H"
+#include "superellipsoidShapeIO.H"
+#include "foamEigen.H"
+#include "error.H"
+#include "collision/CollisionParameters.hpp"
+
+namespace
+{
+
+using namespace Foam;
+
+[[noreturn]] void badEntry(const dictionary& dict, const word& key, const string& why)
+{
+    FatalIOErrorInFunction(dict)
+        << "Invalid entry '" << key << "' in " << dict.name() << ": "
+        << why.c_str() << exit(FatalIOError);
+    std::abort(); // not reached
+}
+
+scalar readInRange
+(
+    const dictionary& dict, const word& key, scalar lo, scalar hi, scalar deflt
+)
+{
+    const scalar v = dict.lookupOrDefault<scalar>(key, deflt);
+    if (!(v >= lo && v <= hi))
+    {
+        badEntry(dict, key, "must lie in [" + name(lo) + ", " + name(hi) + "], got " + name(v));
+    }
+    return v;
+}
+
+sef::dem::InjectionRegion readRegion(const dictionary& dict)
+{
+    sef::dem::InjectionRegion region;
+    const word kind = dict.get<word>("region");
+    if (kind == "box")
+    {
+        region.kind = sef::dem::InjectionRegion::Kind::box;
+        region.min = toEigen(dict.get<vector>("min"));
+        region.max = toEigen(dict.get<vector>("max"));
+        if (!((region.max - region.min).array() > 0).all())
+        {
+            badEntry(dict, "max", "needs max > min in every component");
+        }
+    }
+    else if (kind == "cylinder")
+    {
+        region.kind = sef::dem::InjectionRegion::Kind::cylinder;
+        region.point1 = toEigen(dict.get<vector>("point1"));
+        region.point2 = toEigen(dict.get<vector>("point2"));
+        region.radius = dict.get<scalar>("radius");
+        if (!(region.radius > 0)) badEntry(dict, "radius", "must be > 0");
+        if (!((region.point2 - region.point1).norm() > 0))
+        {
+            badEntry(dict, "point2", "must differ from point1");
+        }
+    }
+    else
+    {
+        badEntry(dict, "region", "unknown region '" + kind + "' (valid: box cylinder list)");
+    }
+    return region;
+}
+
+// region list: particles ( { type <name>; position (x y z);
+//   orientation (w x y z); U (ux uy uz); omega (wx wy wz); } ... );
+std::vector<sef::dem::ListedParticle> readListedParticles
+(
+    const dictionary& inj,
+    const wordList& typeNames
+)
+{
+    std::vector<sef::dem::ListedParticle> list;
+    const PtrList<dictionary> entries(inj.lookup("particles"));
+    forAll(entries, n)
+    {
+        const dictionary& pd = entries[n];
+        sef::dem::ListedParticle p;
+        const word typeName = pd.get<word>("type");
+        p.type = typeNames.find(typeName);
+        if (p.type < 0)
+        {
+            badEntry(pd, "type", "unknown particle type '" + typeName + "'");
+        }
+        p.position = toEigen(pd.get<vector>("position"));
+        const FixedList<scalar, 4> q =
+            pd.lookupOrDefault<FixedList<scalar, 4>>("orientation", FixedList<scalar, 4>({1, 0, 0, 0}));
+        p.orientation = sef::Quat(q[0], q[1], q[2], q[3]);
+        if (std::abs(p.orientation.norm() - 1) > 1e-6)
+        {
+            badEntry(pd, "orientation", "quaternion (w x y z) must be unit");
+        }
+        p.velocity = toEigen(pd.lookupOrDefault<vector>("U", Zero));
+        p.angularVelocity = toEigen(pd.lookupOrDefault<vector>("omega", Zero));
+        list.push_back(p);
+    }
+    return list;
+}
+
+} // End anonymous namespace
+
+
+sef::dem::ContactLaw Foam::readContactLaw(const dictionary& dict)
+{
+    // Names and ranges are the core's (collision/CollisionParameters.hpp);
+    // its errors name the parameter, which is the dictionary keyword here.
+    sef::dem::ContactLaw law;
+    law.model = dict.get<word>("model");
+    sef::CollisionParameters params;
+    try
+    {
+        params.model = sef::collisionModelFromName(law.model);
+    }
+    catch (const sef::CollisionParameterError& err)
+    {
+        badEntry(dict, "model", err.what());
+    }
+    const bool coulomb = params.model == sef::CollisionModel::Coulomb;
+    const bool needsFriction = coulomb || params.model == sef::CollisionModel::Schwager;
+
+    law.restitution = dict.get<scalar>("restitution");
+    // eps_t: the paper model's tangential restitution; for coulomb the
+    // sticking target (0 = full stick)
+    law.tangentialRestitution =
+        dict.lookupOrDefault<scalar>("tangentialRestitution", coulomb ? 0 : 1);
+    law.friction = needsFriction ? dict.get<scalar>("friction") : 0;
+
+    params.restitution = law.restitution;
+    params.tangentialRestitution = law.tangentialRestitution;
+    params.friction = law.friction;
+    try
+    {
+        sef::validateCollisionParameters(params);
+    }
+    catch (const sef::CollisionParameterError& err)
+    {
+        badEntry(dict, err.parameter(), err.what());
+    }
+    return law;
+}
+
+
+Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
+{
+    demCloudProperties props;
+    props.cloudName = dict.lookupOrDefault<word>("cloudName", "superellipsoidCloud");
+    props.subCycles = dict.lookupOrDefault<label>("subCycles", 1);
+    if (props.subCycles < 1) badEntry(dict, "subCycles", "must be >= 1");
+
+    // Particle types: one sub-dictionary each (shape, density, fraction)
+    const dictionary& typesDict = dict.subDict("particleTypes");
+    std::vector<double> fractions;
+    for (const entry& e : typesDict)
+    {
+        if (!e.isDict()) continue;
+        const dictionary& td = e.dict();
+        const sef::Superellipsoid shape = readSuperellipsoid(td);
+        const scalar rho = td.get<scalar>("density");
+        if (!(rho > 0)) badEntry(td, "density", "must be > 0");
+        props.typeNames.append(e.keyword());
+        props.types.emplace_back(shape, rho);
+        fractions.push_back(readInRange(td, "fraction", 0, GREAT, 1));
+    }
+    if (props.types.empty())
+    {
+        badEntry(typesDict, "particleTypes", "needs at least one type sub-dictionary");
+    }
+
+    // Injection (optional: a restart or a hand-made cloud needs none)
+    props.inject = dict.found("injection");
+    props.injectListed =
+        props.inject && dict.subDict("injection").lookupOrDefault<word>("region", "") == "list";
+    if (props.injectListed)
+    {
+        props.listed = readListedParticles(dict.subDict("injection"), props.typeNames);
+    }
+    else if (props.inject)
+    {
+        const dictionary& inj = dict.subDict("injection");
+        props.injection.region = readRegion(inj);
+        props.injection.count = inj.get<label>("count");
+        if (props.injection.count < 0) badEntry(inj, "count", "must be >= 0");
+        const label seed = inj.lookupOrDefault<label>("seed", 1);
+        if (seed < 0) badEntry(inj, "seed", "must be >= 0");
+        props.injection.seed = static_cast<std::uint64_t>(seed);
+        props.injection.velocity = toEigen(inj.lookupOrDefault<vector>("U0", Zero));
+        props.injection.maxAttemptsPerParticle =
+            inj.lookupOrDefault<label>("maxAttempts", 10000);
+        props.injection.typeFractions = fractions;
+    }
+
+    // Collision
+    const dictionary& coll = dict.subDict("collision");
+    props.engine.pair = readContactLaw(coll.subDict("pair"));
+    props.engine.wall = readContactLaw(coll.subDict("wall"));
+    props.engine.maxSweeps = coll.lookupOrDefault<label>("maxSweeps", 20);
+    if (props.engine.maxSweeps < 1) badEntry(coll, "maxSweeps", "must be >= 1");
+    props.engine.onePartnerPerStep = coll.lookupOrDefault<bool>("onePartnerPerStep", false);
+
+    return props;
+}

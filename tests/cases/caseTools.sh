@@ -1,0 +1,53 @@
+# Helpers for the end-to-end case tests (sourced by tests/cases/*/runTest).
+# Each test builds its case in a fresh temporary directory.
+
+fails=0
+check() { # name, condition (evaluated)
+    if eval "$2"; then echo "  ok   $1"; else echo "  FAIL $1"; fails=$((fails + 1)); fi
+}
+
+# makeBoxCase <dir> <xmax> <ymax> <zmax> <nx> <ny> <nz>: closed box [0, max]
+# with all six sides one wall patch, and the system/ files the solver needs.
+makeBoxCase() {
+    local dir=$1 X=$2 Y=$3 Z=$4 nx=$5 ny=$6 nz=$7
+    mkdir -p "$dir/system" "$dir/constant"
+    cat > "$dir/system/blockMeshDict" <<DICT
+FoamFile { version 2.0; format ascii; class dictionary; object blockMeshDict; }
+scale 1;
+vertices ( (0 0 0) ($X 0 0) ($X $Y 0) (0 $Y 0) (0 0 $Z) ($X 0 $Z) ($X $Y $Z) (0 $Y $Z) );
+blocks ( hex (0 1 2 3 4 5 6 7) ($nx $ny $nz) simpleGrading (1 1 1) );
+boundary ( walls { type wall; faces ( (0 3 2 1) (4 5 6 7) (0 1 5 4) (2 3 7 6) (0 4 7 3) (1 2 6 5) ); } );
+DICT
+    cat > "$dir/system/fvSchemes" <<'DICT'
+FoamFile { version 2.0; format ascii; class dictionary; object fvSchemes; }
+ddtSchemes { default Euler; } gradSchemes { default Gauss linear; } divSchemes { default none; }
+laplacianSchemes { default Gauss linear corrected; } interpolationSchemes { default linear; }
+snGradSchemes { default corrected; }
+DICT
+    echo 'FoamFile { version 2.0; format ascii; class dictionary; object fvSolution; }' > "$dir/system/fvSolution"
+    writeControlDict "$dir" 1e-5 0.001 0.001   # tests set their own afterwards
+    (cd "$dir" && blockMesh > log.blockMesh 2>&1) || { echo "blockMesh failed"; cat "$dir/log.blockMesh"; exit 1; }
+}
+
+# writeControlDict <dir> <deltaT> <endTime> <writeInterval> [writeFormat]
+writeControlDict() {
+    cat > "$1/system/controlDict" <<DICT
+FoamFile { version 2.0; format ascii; class dictionary; object controlDict; }
+application superellipsoidDEMFoam;
+startFrom latestTime; startTime 0; stopAt endTime; endTime $3; deltaT $2;
+writeControl runTime; writeInterval $4; writeFormat ${5:-ascii}; writePrecision 17;
+writeCompression off; timeFormat general; timePrecision 10; runTimeModifiable false;
+DICT
+}
+
+# writeGravity <dir> <gx> <gy> <gz>
+writeGravity() {
+    cat > "$1/constant/g" <<DICT
+FoamFile { version 2.0; format ascii; class uniformDimensionedVectorField; object g; }
+dimensions [0 1 -2 0 0 0 0];
+value ($2 $3 $4);
+DICT
+}
+
+# jsonValue <file> <key>: a top-level number of a JSON file
+jsonValue() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
