@@ -44,13 +44,28 @@ Case makeCase(double eps, bool sphere) {
     return c;
 }
 
+// Path statistics over the configurations: share answered by the fallback
+// and mean iteration count (Newton steps + GJK/EPA iterations).
+void pathCounters(benchmark::State& state, const std::vector<ContactResult>& results) {
+    double fallbacks = 0.0, iterations = 0.0;
+    for (const ContactResult& r : results) {
+        fallbacks += r.status == ContactStatus::fallback;
+        iterations += r.iterations;
+    }
+    state.counters["fallbackShare"] = fallbacks / double(results.size());
+    state.counters["meanIterations"] = iterations / double(results.size());
+}
+
 void pairCold(benchmark::State& state, double eps, bool sphere) {
     const Case c = makeCase(eps, sphere);
+    std::vector<ContactResult> results(c.p1.size());
     std::size_t i = 0;
     for (auto _ : state) {
         const auto k = i++ % c.p1.size();
-        benchmark::DoNotOptimize(detectPairContact(c.s1, c.p1[k], c.s2, c.p2[k]));
+        results[k] = detectPairContact(c.s1, c.p1[k], c.s2, c.p2[k]);
+        benchmark::DoNotOptimize(results[k]);
     }
+    pathCounters(state, results);
 }
 
 void pairWarm(benchmark::State& state, double eps, bool sphere) {
@@ -60,6 +75,7 @@ void pairWarm(benchmark::State& state, double eps, bool sphere) {
         warm[k].normal = detectPairContact(c.s1, c.p1[k], c.s2, c.p2[k]).normal;
     // Each query moves body 2 by a small DEM-like step (1e-6 m, 1e-4 rad).
     const Quat turn(Eigen::AngleAxisd(1e-4, Vec3(0.3, 0.5, 0.8).normalized()));
+    std::vector<ContactResult> results(c.p1.size());
     std::size_t i = 0;
     for (auto _ : state) {
         const auto k = i++ % c.p1.size();
@@ -69,8 +85,10 @@ void pairWarm(benchmark::State& state, double eps, bool sphere) {
         p.orientation = (sign > 0 ? turn : turn.conjugate()) * p.orientation;
         const ContactResult r = detectPairContact(c.s1, c.p1[k], c.s2, p, &warm[k]);
         warm[k].normal = r.normal;
+        results[k] = r;
         benchmark::DoNotOptimize(r);
     }
+    pathCounters(state, results);
 }
 
 void wallQuery(benchmark::State& state, double eps) {

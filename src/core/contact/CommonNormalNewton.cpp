@@ -2,13 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace sef {
-
-namespace {
-
-using Mat2 = Eigen::Matrix2d;
-using Vec2 = Eigen::Vector2d;
 
 // Principal radii of curvature (inverse Weingarten map, 2x2 in the world
 // tangent basis t1, t2) at the surface point xBody of body b. This is the
@@ -18,7 +14,22 @@ using Vec2 = Eigen::Vector2d;
 // (eps -> 0) have zero curvature: Rho is capped at a large radius.
 Mat2 radiiOfCurvature(const PosedBody& b, const Vec3& xBody, const Vec3& t1, const Vec3& t2,
                       double lengthScale) {
-    const auto d = b.shape.evaluate(xBody);
+    if (b.kernel.isEllipsoid()) {
+        // Closed form: the support map p(n) = M n / h, h = sqrt(n^T M n),
+        // M = diag(a^2, b^2, c^2), has dp/dn = (M - p p^T) / h; at the
+        // surface point x = p, 1 / h = |M^-1 x|. No eigen-decomposition.
+        const Vec3 u1 = b.directionToBody(t1), u2 = b.directionToBody(t2);
+        const Vec3& m = b.kernel.squaredHalfAxes();
+        const double inverseH = xBody.cwiseQuotient(m).norm();
+        const double x1 = u1.dot(xBody), x2 = u2.dot(xBody);
+        Mat2 rho;
+        rho(0, 0) = u1.cwiseProduct(m).dot(u1) - x1 * x1;
+        rho(0, 1) = u1.cwiseProduct(m).dot(u2) - x1 * x2;
+        rho(1, 1) = u2.cwiseProduct(m).dot(u2) - x2 * x2;
+        rho(1, 0) = rho(0, 1);
+        return rho * inverseH;
+    }
+    const auto d = b.kernel.evaluate(xBody);
     const double gradNorm = d.gradient.norm();
     const Vec3 u1 = b.directionToBody(t1), u2 = b.directionToBody(t2);
     Mat2 w;
@@ -32,7 +43,7 @@ Mat2 radiiOfCurvature(const PosedBody& b, const Vec3& xBody, const Vec3& t1, con
     // [1e-12, 1e12] / lengthScale so the radii stay finite and non-negative.
     const double mean = 0.5 * (w(0, 0) + w(1, 1));
     const double diff = 0.5 * (w(0, 0) - w(1, 1));
-    const double root = std::hypot(diff, w(0, 1));
+    const double root = std::sqrt(diff * diff + w(0, 1) * w(0, 1)); // |w| <= 1e12/L: no overflow
     const double kMin = 1e-12 / lengthScale, kMax = 1e12 / lengthScale;
     const double k1 = std::clamp(mean + root, kMin, kMax);
     const double k2 = std::clamp(mean - root, kMin, kMax);
@@ -48,6 +59,30 @@ Mat2 radiiOfCurvature(const PosedBody& b, const Vec3& xBody, const Vec3& t1, con
     return v1 * v1.transpose() / k1 + v2 * v2.transpose() / k2;
 }
 
+namespace {
+
+// Body 1 of the common-normal problem as a convex body with a posed shape...
+struct ShapeSide {
+    const PosedBody& body;
+    Vec3 support(const Vec3& n) const { return body.support(n); }
+    Mat2 radii(const Vec3& point, const Vec3& t1, const Vec3& t2, double lengthScale) const {
+        return radiiOfCurvature(body, body.toBody(point), t1, t2, lengthScale);
+    }
+    double lengthScale() const { return body.smallestHalfAxis(); }
+};
+
+// ... or as a single point (a wall vertex): support = the point, no radii.
+struct PointSide {
+    const Vec3& point;
+    Vec3 support(const Vec3&) const { return point; }
+    Mat2 radii(const Vec3&, const Vec3&, const Vec3&, double) const { return Mat2::Zero(); }
+    double lengthScale() const { return std::numeric_limits<double>::infinity(); }
+};
+
+template <class Side1>
+CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec3& initialNormal,
+                           const CommonNormalSettings& settings);
+
 } // namespace
 
 double overlapAlong(const PosedBody& body1, const PosedBody& body2, const Vec3& n, Vec3& point1,
@@ -60,10 +95,33 @@ double overlapAlong(const PosedBody& body1, const PosedBody& body2, const Vec3& 
 CommonNormalSolution solveCommonNormal(const PosedBody& body1, const PosedBody& body2,
                                        const Vec3& initialNormal,
                                        const CommonNormalSettings& settings) {
-    const double lengthScale = std::min(body1.smallestHalfAxis(), body2.smallestHalfAxis());
+    return solve(ShapeSide{body1}, body2, initialNormal, settings);
+}
+
+CommonNormalSolution solveCommonNormal(const Vec3& point1, const PosedBody& body2,
+                                       const Vec3& initialNormal,
+                                       const CommonNormalSettings& settings) {
+    return solve(PointSide{point1}, body2, initialNormal, settings);
+}
+
+namespace {
+
+template <class Side1>
+double overlapAlongSides(const Side1& body1, const PosedBody& body2, const Vec3& n, Vec3& point1,
+                         Vec3& point2) {
+    point1 = body1.support(n);
+    point2 = body2.support(-n);
+    return n.dot(point1 - point2);
+}
+
+template <class Side1>
+CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec3& initialNormal,
+                           const CommonNormalSettings& settings) {
+    const double lengthScale = std::min(body1.lengthScale(), body2.smallestHalfAxis());
     CommonNormalSolution s;
     s.normal = initialNormal.normalized();
-    s.overlap = overlapAlong(body1, body2, s.normal, s.point1, s.point2);
+    s.overlap = overlapAlongSides(body1, body2, s.normal, s.point1, s.point2);
+    double previousDecrement = std::numeric_limits<double>::infinity();
 
     for (;;) {
         Vec3 t1, t2;
@@ -78,16 +136,22 @@ CommonNormalSolution solveCommonNormal(const PosedBody& body1, const PosedBody& 
         ++s.iterations;
 
         // Hessian of f on the sphere: Rho1(n) + Rho2(-n) - f I.
-        Mat2 h = radiiOfCurvature(body1, body1.toBody(s.point1), t1, t2, lengthScale) +
+        Mat2 h = body1.radii(s.point1, t1, t2, lengthScale) +
                  radiiOfCurvature(body2, body2.toBody(s.point2), t1, t2, lengthScale);
         h(0, 0) -= s.overlap;
         h(1, 1) -= s.overlap;
-        // Levenberg shift: smallest eigenvalue at least 1e-3 of the scale
-        // (or of the largest eigenvalue), so the step is a descent direction.
+        // Levenberg shift: smallest eigenvalue at least 1e-3 of the length
+        // scale (and 1e-10 of the largest eigenvalue, for a solvable 2x2), so
+        // the step is a descent direction. Not relative to the largest
+        // eigenvalue alone: flat faces of blocky shapes make H legitimately
+        // anisotropic (radius of curvature ~1e6 L on the face, ~L elsewhere)
+        // and a shift of 1e-3 lambdaMax there turned Newton into a slow
+        // gradient method (half the blocky queries ended in the fallback).
         const double mean = 0.5 * h.trace();
-        const double root = std::hypot(0.5 * (h(0, 0) - h(1, 1)), h(0, 1));
+        const double halfDiff = 0.5 * (h(0, 0) - h(1, 1));
+        const double root = std::sqrt(halfDiff * halfDiff + h(0, 1) * h(0, 1));
         const double lambdaMin = mean - root, lambdaMax = mean + root;
-        const double floor = 1e-3 * std::max(lengthScale, std::abs(lambdaMax));
+        const double floor = std::max(1e-3 * lengthScale, 1e-10 * std::abs(lambdaMax));
         const bool shifted = lambdaMin < floor;
         if (shifted) h += (floor - lambdaMin) * Mat2::Identity();
         Vec2 step = -h.ldlt().solve(g);
@@ -95,37 +159,92 @@ CommonNormalSolution solveCommonNormal(const PosedBody& body1, const PosedBody& 
         // It is the right stopping test where the support map is stiff (flat
         // faces of blocky shapes, f ~ |angle|^(1 + eps/(2 - eps))) and |g|
         // stays large although the depth has converged.
-        if (!shifted && -g.dot(step) <= settings.depthTolerance) {
+        const double decrement = -g.dot(step);
+        if (!shifted && decrement <= settings.depthTolerance) {
             s.converged = true;
             return s;
         }
+        // Stagnation on flat faces: where f ~ |angle|^alpha with alpha =
+        // 2/(2 - eps) close to 1 (blocky face-to-face or face-to-edge), Newton
+        // converges only linearly and the strict test is out of reach in the
+        // iteration budget; the depth error f - min f is then still bounded
+        // by the decrement ((alpha-1)/alpha times it for that model, half of
+        // it for a quadratic). Accept at the looser tolerance once the
+        // decrement stops falling quadratically (ratio > 1/4 per step).
+        // A huge curvature radius (flat face) also makes the decrement tiny
+        // far from the minimum, where the support point has only to leave
+        // the face: probes along -g of decreasing length tell the two apart
+        // (the one that lowers f is taken as the step and Newton goes on).
+        if (!shifted && decrement <= settings.stagnationDepthTolerance &&
+            decrement > 0.25 * previousDecrement) {
+            const double gNorm = g.norm();
+            double angle = std::min(settings.maxStepAngle, gNorm / lengthScale);
+            bool escaped = false;
+            for (int probe = 0; probe < 3 && !escaped; ++probe, angle *= 0.25) {
+                const Vec3 trial = (s.normal - (angle / gNorm) * (g.x() * t1 + g.y() * t2)).normalized();
+                Vec3 p1, p2;
+                const double fTrial = overlapAlongSides(body1, body2, trial, p1, p2);
+                if (fTrial < s.overlap - settings.stagnationDepthTolerance) {
+                    s.normal = trial;
+                    s.overlap = fTrial;
+                    s.point1 = p1;
+                    s.point2 = p2;
+                    escaped = true;
+                }
+            }
+            if (!escaped) {
+                s.converged = true;
+                return s;
+            }
+            previousDecrement = std::numeric_limits<double>::infinity();
+            continue;
+        }
+        previousDecrement = shifted ? std::numeric_limits<double>::infinity() : decrement;
         const double stepNorm = step.norm();
         if (!(stepNorm > 0.0) || !std::isfinite(stepNorm)) return s;
         if (stepNorm > settings.maxStepAngle) step *= settings.maxStepAngle / stepNorm;
 
         // Armijo backtracking on f along the retraction n + T step; if the
         // Newton direction fails, retry along the steepest descent.
-        bool accepted = false;
+        bool accepted = false, fullNewtonStep = false;
         for (int attempt = 0; attempt < 2 && !accepted; ++attempt) {
             if (attempt == 1) {
                 step = -g * (std::min(settings.maxStepAngle, g.norm() / lengthScale) / g.norm());
             }
             const double slope = g.dot(step); // < 0
             double alpha = 1.0;
-            for (int k = 0; k < 40; ++k) {
+            for (int k = 0; k < 60; ++k) {
                 const Vec3 trial = (s.normal + alpha * (step.x() * t1 + step.y() * t2)).normalized();
                 Vec3 p1, p2;
-                const double fTrial = overlapAlong(body1, body2, trial, p1, p2);
+                const double fTrial = overlapAlongSides(body1, body2, trial, p1, p2);
                 if (fTrial <= s.overlap + 1e-4 * alpha * slope) {
                     s.normal = trial;
                     s.overlap = fTrial;
                     s.point1 = p1;
                     s.point2 = p2;
                     accepted = true;
+                    fullNewtonStep = attempt == 0 && k == 0 && stepNorm <= settings.maxStepAngle;
                     break;
                 }
-                alpha *= 0.5;
+                // Backtrack to the minimiser of the quadratic through f(0),
+                // f'(0) and f(alpha), kept in [alpha/10, alpha/2]: on flat
+                // faces (f ~ |angle|^alpha, alpha near 1) the best step is a
+                // small fraction of the Newton step, which halving reaches
+                // only after several trials and overshoots.
+                const double curvature = fTrial - s.overlap - slope * alpha;
+                const double next = curvature > 0.0 ? -0.5 * slope * alpha * alpha / curvature
+                                                    : 0.5 * alpha;
+                alpha = std::clamp(next, 0.1 * alpha, 0.5 * alpha);
             }
+        }
+        // A full, unshifted Newton step from a decrement this small lands
+        // within O(decrement^2 / L) of the minimum (quadratic convergence):
+        // stop without evaluating the radii of curvature once more.
+        // (|g| small too: a tiny decrement with a large misfit is a flat face.)
+        if (fullNewtonStep && !shifted && decrement <= settings.postStepTolerance &&
+            g.norm() <= 1e-3 * lengthScale) {
+            s.converged = true;
+            return s;
         }
         if (!accepted) {
             // No decrease of f representable in floating point along a
@@ -137,5 +256,7 @@ CommonNormalSolution solveCommonNormal(const PosedBody& body1, const PosedBody& 
         }
     }
 }
+
+} // namespace
 
 } // namespace sef

@@ -27,9 +27,18 @@
 
 namespace sef {
 
+using Mat2 = Eigen::Matrix2d;
+using Vec2 = Eigen::Vector2d;
+
 struct CommonNormalSettings {
     double gradientTolerance = 1e-12; // absolute, on |T^T (p1 - p2)| [m]
     double depthTolerance = 1e-14;    // absolute, on the Newton decrement [m]
+    // Looser decrement tolerance accepted when the decrement stagnates
+    // (linear convergence on flat faces of blocky shapes) [m].
+    double stagnationDepthTolerance = 0.0;
+    // After a full unshifted Newton step whose decrement was below this,
+    // stop at once (the next decrement would be ~ its square / L) [m].
+    double postStepTolerance = 0.0;
     int maxIterations = 40;
     double maxStepAngle = 0.5;        // trust radius [rad]
 };
@@ -50,5 +59,19 @@ double overlapAlong(const PosedBody& body1, const PosedBody& body2, const Vec3& 
 CommonNormalSolution solveCommonNormal(const PosedBody& body1, const PosedBody& body2,
                                        const Vec3& initialNormal,
                                        const CommonNormalSettings& settings);
+
+// The same with body 1 a single point (support = the point, zero radii of
+// curvature): min_n f is the depth of the point inside body 2 (> 0) or minus
+// its distance (< 0); point2 is then the closest surface point of body 2.
+CommonNormalSolution solveCommonNormal(const Vec3& point1, const PosedBody& body2,
+                                       const Vec3& initialNormal,
+                                       const CommonNormalSettings& settings);
+
+// Principal radii of curvature of body b at its surface point xBody (body
+// frame), as a 2x2 tensor in the world tangent basis (t1, t2): the
+// derivative of the support map on the tangent plane. Zero on edges; capped
+// (radius <= 1e12 lengthScale) on flat faces.
+Mat2 radiiOfCurvature(const PosedBody& b, const Vec3& xBody, const Vec3& t1, const Vec3& t2,
+                      double lengthScale);
 
 } // namespace sef

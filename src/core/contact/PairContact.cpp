@@ -66,6 +66,19 @@ bool insideBoth(const PosedBody& b1, const PosedBody& b2, const Vec3& x, double 
     return b1.implicitFunction(x) <= tolerance && b2.implicitFunction(x) <= tolerance;
 }
 
+// Contact certificate: a point inside both bodies among the midpoint of the
+// two support points and the points half the depth below each of them. On
+// flat faces (blocky shapes) the support points may sit anywhere on the
+// faces, laterally offset, and the midpoint alone often misses the thin
+// overlap slab although one of the other two lies in it.
+bool overlapCertified(const PosedBody& b1, const PosedBody& b2, const CommonNormalSolution& s,
+                      double tolerance) {
+    const Vec3 half = 0.5 * s.overlap * s.normal;
+    return insideBoth(b1, b2, 0.5 * (s.point1 + s.point2), tolerance) ||
+           insideBoth(b1, b2, s.point1 - half, tolerance) ||
+           insideBoth(b1, b2, s.point2 + half, tolerance);
+}
+
 ContactResult fallback(const PosedBody& b1, const PosedBody& b2, double lengthScale,
                        const CommonNormalSettings& settings, const PairContactOptions& options,
                        int iterationsSoFar) {
@@ -105,6 +118,8 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
     const PosedBody b1(shape1, pose1), b2(shape2, pose2);
     const double lengthScale = std::min(b1.smallestHalfAxis(), b2.smallestHalfAxis());
 
+    const bool warm = warmStart != nullptr && warmStart->normal.allFinite() &&
+                      warmStart->normal.squaredNorm() > 0.0;
     if (options.boundingVolumeRejection) {
         ContactResult rejected;
         rejected.normal = centreLine(b1, b2);
@@ -115,8 +130,12 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
             rejected.status = ContactStatus::boundingSphere;
             return rejected;
         }
-        const double boxGap = orientedBoxGap({b1.position, b1.rotation, shape1.halfAxes()},
-                                             {b2.position, b2.rotation, shape2.halfAxes()});
+        // The 15-axis box test pays off for new pairs; a warm-started pair
+        // touched last step and rarely separates by a box gap in one step
+        // (Newton's negative f certifies that case anyway).
+        const double boxGap = warm ? 0.0
+                                   : orientedBoxGap({b1.position, b1.rotation, shape1.halfAxes()},
+                                                    {b2.position, b2.rotation, shape2.halfAxes()});
         if (boxGap > 0.0) {
             rejected.depth = -boxGap;
             rejected.status = ContactStatus::orientedBox;
@@ -127,11 +146,13 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
     CommonNormalSettings settings;
     settings.gradientTolerance = options.relativeTolerance * lengthScale;
     settings.depthTolerance = options.relativeTolerance * 1e-2 * lengthScale;
+    settings.stagnationDepthTolerance = options.stagnationTolerance * lengthScale;
+    // Decrement 1e-9 L before a full step: the depth error after it is
+    // ~1e-18 L times the curvature-variation constant (<< relativeTolerance).
+    settings.postStepTolerance = 1e-9 * lengthScale;
     settings.maxIterations = options.maxNewtonIterations;
     if (options.forceFallback) return fallback(b1, b2, lengthScale, settings, options, 0);
 
-    const bool warm = warmStart != nullptr && warmStart->normal.allFinite() &&
-                      warmStart->normal.squaredNorm() > 0.0;
     CommonNormalSolution s;
     if (warm) {
         s = solveCommonNormal(b1, b2, warmStart->normal, settings);
@@ -158,7 +179,7 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
         // (several exist for deep overlaps); those go to the global fallback.
         const bool deepCold = !warm && s.overlap > options.deepOverlapFraction * lengthScale;
         if (s.overlap <= 0.0 ||
-            (!deepCold && insideBoth(b1, b2, r.point, options.insideTolerance)))
+            (!deepCold && overlapCertified(b1, b2, s, options.insideTolerance)))
             return r;
     }
     ContactResult r = fallback(b1, b2, lengthScale, settings, options, s.iterations);

@@ -23,6 +23,11 @@ struct PairContactOptions {
     // Newton stops when the tangential misfit |T^T (p1 - p2)| is below
     // relativeTolerance times the smallest half-axis of the pair.
     double relativeTolerance = 1e-10;
+    // Where Newton converges only linearly (flat faces of blocky shapes) it
+    // stops once the Newton decrement, a bound of the depth error, stagnates
+    // below this fraction of the smallest half-axis (100x tighter than the
+    // GJK/EPA tolerance of the fallback).
+    double stagnationTolerance = 1e-8;
     int maxNewtonIterations = 40;
     // Contact certificate: the contact point must satisfy S1, S2 <= this
     // (S is dimensionless; 1e-9 ~ 5e-10 half-axes from the surface).

@@ -2,6 +2,7 @@
 // A shape with its pose and the rotation matrix cached, so the narrow phase
 // can call the body-frame support map many times without rebuilding R(q).
 // Pure convenience over the geometry kernel; no geometry of its own.
+#include "contact/SupportKernel.hpp"
 #include "geometry/Pose.hpp"
 #include "geometry/Superellipsoid.hpp"
 
@@ -11,9 +12,10 @@ namespace sef {
 
 struct PosedBody {
     PosedBody(const Superellipsoid& s, const Pose& p)
-        : shape(s), rotation(p.rotation()), position(p.position) {}
+        : shape(s), kernel(s), rotation(p.rotation()), position(p.position) {}
 
     const Superellipsoid& shape;
+    SupportKernel kernel; // exponents precomputed once per query
     Mat3 rotation;   // body -> world
     Vec3 position;
 
@@ -23,10 +25,10 @@ struct PosedBody {
 
     // Extreme surface point along the world direction d (need not be unit).
     Vec3 support(const Vec3& dWorld) const {
-        return toWorld(shape.supportPoint(directionToBody(dWorld)));
+        return toWorld(kernel.support(directionToBody(dWorld)));
     }
     double implicitFunction(const Vec3& xWorld) const {
-        return shape.implicitFunction(toBody(xWorld));
+        return kernel.implicitFunction(toBody(xWorld));
     }
     double smallestHalfAxis() const { return shape.halfAxes().minCoeff(); }
 };

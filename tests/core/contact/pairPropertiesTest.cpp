@@ -81,14 +81,19 @@ TEST(PairProperties, RigidMotionTransformsTheResult) {
         const double L = std::min(c.s1.halfAxes().minCoeff(), c.s2.halfAxes().minCoeff());
         EXPECT_EQ(r.contact, m.contact) << k;
         // Newton-Newton: same minimum to the solver tolerance; if a fallback
-        // answered, its EPA tolerance 1e-6 L bounds the difference.
+        // answered, its EPA tolerance 1e-6 L bounds the difference. On nearly
+        // flat faces (eps < 0.6) Newton converges only linearly and stops when
+        // its decrement stagnates below 1e-8 L (PairContactOptions::
+        // stagnationTolerance); the decrement estimates, not bounds, the depth
+        // error there (seen: up to ~3e-8 L), so those get the EPA band.
+        const double epsMin = std::min({c.s1.eps1(), c.s1.eps2(), c.s2.eps1(), c.s2.eps2()});
         const bool bothNewton = r.status == ContactStatus::newton && m.status == ContactStatus::newton;
-        EXPECT_NEAR(r.depth, m.depth, (bothNewton ? 1e-8 : 2e-6) * L) << k;
-        EXPECT_NEAR((q * r.normal - m.normal).norm(), 0.0, bothNewton ? 1e-5 : 2e-2) << k;
+        const bool tight = bothNewton && epsMin > 0.6;
+        EXPECT_NEAR(r.depth, m.depth, (tight ? 1e-8 : 2e-6) * L) << k;
+        EXPECT_NEAR((q * r.normal - m.normal).norm(), 0.0, tight ? 1e-5 : 2e-2) << k;
         // Points: the support point on a nearly flat face (eps < 0.6) is
         // ill-conditioned (the face has no unique extreme point), so only
         // rounder shapes are compared; 1e-4 L ~ normal error 1e-5 x radius.
-        const double epsMin = std::min({c.s1.eps1(), c.s1.eps2(), c.s2.eps1(), c.s2.eps2()});
         if (epsMin > 0.6) EXPECT_NEAR((q * r.point + t - m.point).norm(), 0.0, 1e-4 * L) << k;
     }
 }
@@ -123,7 +128,11 @@ TEST(PairProperties, WarmStartConvergesInAFewSteps) {
     // A DEM step: each body moves by 1e-3 of its size and turns by 1e-3 rad;
     // warm-started from the previous normal, Newton needs ~1-3 steps.
     std::mt19937 rng(14);
-    int calls = 0, totalSteps = 0, maxSteps = 0;
+    // Smooth-ish shapes (all eps >= 0.4) and blocky ones separately: on the
+    // nearly flat faces of blocky shapes Newton converges linearly (f ~
+    // |angle|^(2/(2-eps))) and stops on a stagnating decrement, which takes
+    // a few more steps (these calls used to end in the GJK/EPA fallback).
+    int calls = 0, totalSteps = 0, maxSteps = 0, smoothCalls = 0, smoothSteps = 0;
     for (int k = 0; k < 200; ++k) {
         Config c = randomConfig(rng);
         ContactResult r = detectPairContact(c.s1, c.p1, c.s2, c.p2, nullptr, exactOptions());
@@ -141,14 +150,22 @@ TEST(PairProperties, WarmStartConvergesInAFewSteps) {
             warm.normal = r.normal;
             ++calls;
             totalSteps += r.iterations;
+            if (std::min({c.s1.eps1(), c.s1.eps2(), c.s2.eps1(), c.s2.eps2()}) >= 0.4) {
+                ++smoothCalls;
+                smoothSteps += r.iterations;
+            }
             maxSteps = std::max(maxSteps, r.iterations);
         }
     }
     ASSERT_GT(calls, 100);
     const double mean = double(totalSteps) / calls;
     RecordProperty("meanWarmSteps", std::to_string(mean));
-    std::printf("warm start: %d calls, mean %.2f Newton steps, max %d\n", calls, mean, maxSteps);
-    EXPECT_LE(mean, 3.0);
+    const double smoothMean = double(smoothSteps) / smoothCalls;
+    std::printf("warm start: %d calls, mean %.2f Newton steps (smooth %d calls: %.2f), max %d\n",
+                calls, mean, smoothCalls, smoothMean, maxSteps);
+    ASSERT_GT(smoothCalls, 50);
+    EXPECT_LE(smoothMean, 3.0);
+    EXPECT_LE(mean, 4.0);
     EXPECT_LE(maxSteps, 40); // the iteration budget: never exceeded
 }
 
