@@ -27,15 +27,26 @@ struct EngineSettings {
     ContactLaw pair;
     ContactLaw wall;
     Vec3 gravity = Vec3::Zero();
-    int maxSweeps = 20;                 // sequential-impulse sweeps per step
+    int maxSweeps = 50;                 // sequential-impulse sweeps per substep (cap)
     bool onePartnerPerStep = false;     // paper 001: only the largest-overlap partner
-    int overlapPasses = 4;              // Gauss-Seidel passes of overlap removal per substep
-    // Contacts approaching slower than this are resolved with eps_n = 0
-    // (resting contacts: a bed under gravity re-collides every substep with
-    // u_n ~ g dt; bouncing those back with eps_n would keep it hopping).
-    // < 0: automatic, 2 |g| dt_substep. Default 0: off (with sequential
-    // impulses eps_n = 0 contacts converge more slowly; measured in the tests).
-    double restingSpeed = 0.0;
+    int overlapPasses = 20;             // cap of projected Gauss-Seidel passes of overlap removal
+    // Penetration left in place by overlap removal, as a fraction of the
+    // smaller d_eq of the contact: keeps a resting contact detected in the
+    // next substep (no flicker, warm start survives). Far below the 1e-2
+    // acceptance bound of maxOverlapOverDeq.
+    double allowedPenetration = 1e-4;
+    // A contact approaching slower than this at the start of the substep is
+    // RESTING: its target normal velocity is 0 (eps_n is not applied). A bed
+    // under gravity re-approaches every substep with u_n ~ g h; bouncing that
+    // back with eps_n keeps the bed hopping. < 0: automatic,
+    // 4 h max_i |g + F_i/m_i| (four substeps of the largest acceleration).
+    double restingSpeed = -1.0;
+    // Sweeps stop when no contact velocity changes by more than this
+    // fraction of the automatic resting speed (h max |g + F/m|) in a sweep.
+    double sweepTolerance = 1e-3;
+    // Warm-start resting contacts with their accumulated impulse of the
+    // previous substep (keyed by the particle ids / wall face).
+    bool warmStart = true;
 };
 
 struct StepStatistics {
@@ -51,6 +62,9 @@ struct StepStatistics {
     long impulses = 0;            // impulses applied (all sweeps)
     long sweeps = 0;              // impulse sweeps run
     long sweepLimitReached = 0;   // substeps whose sweeps stopped at maxSweeps
+    // Energy bookkeeping of the collision stage (summed over substeps) [J]:
+    double impulseEnergyChange = 0;     // kinetic energy change by the impulses (<= 0 if dissipative)
+    double projectionPotentialChange = 0; // gravity potential change by overlap removal and push-back
 };
 
 class DemEngine {
