@@ -32,6 +32,7 @@
 #include "contact/CellGrid.hpp"
 #include "contact/PairContact.hpp"
 #include "dem/DemContact.hpp"
+#include "dem/PairGeometryReuse.hpp"
 #include "dem/SequentialImpulseSolver.hpp"
 #include "dem/WarmStartCache.hpp"
 #include "dem/WallFaceContact.hpp"
@@ -78,6 +79,7 @@ struct DemEngine::Impl {
     std::vector<double> radius, diameter;
     std::vector<Vec3> force, torque, start, centres, shift;
     std::vector<double> excess, correction;
+    std::vector<Mat3> rotations;
     std::vector<DemContact> contacts, wallContacts, active;
     std::vector<int> contactSlot;             // warm-start slot of contacts[k]
     std::vector<int> activeSlot;              // of active[k]
@@ -237,28 +239,40 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
     for (std::size_t i = 0; i < n; ++i) centres[i] = bodies[i].position;
     grid.build(centres, radius);
     contactSlot.clear();
+    rotations.resize(n);
+    for (std::size_t i = 0; i < n; ++i) rotations[i] = bodies[i].orientation.toRotationMatrix();
     grid.forEachCandidatePair([&](int i, int j) {
         ++stats.candidatePairs;
         const bool ordered = ids[i] < ids[j];
+        const int a = ordered ? i : j, b = ordered ? j : i; // a: smaller id
         const ContactKey key = ContactKey::pair(ids[i], ids[j]);
-        PairWarmStart warmNormal;
-        const PairWarmStart* warmPtr = nullptr;
-        if (const WarmStartEntry* e = warm.find(key)) {
-            warmNormal.normal = ordered ? e->normal : Vec3(-e->normal);
-            warmPtr = &warmNormal;
-        }
-        const ContactResult r = detectPairContact(ps.types[typeOf[i]].shape,
-                                                  Pose{bodies[i].position, bodies[i].orientation},
-                                                  ps.types[typeOf[j]].shape,
-                                                  Pose{bodies[j].position, bodies[j].orientation},
-                                                  warmPtr);
-        stats.newtonIterations += r.iterations;
-        if (r.status == ContactStatus::fallback) ++stats.fallbacks;
-        if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox) return;
+        const PairPose poseA{bodies[a].position, rotations[a], bodies[a].orientation};
+        const PairPose poseB{bodies[b].position, rotations[b], bodies[b].orientation};
+        const WarmStartEntry* previous = warm.find(key);
+        ContactResult r; // normal from a to b
         WarmStartEntry entry;
         entry.key = key;
-        entry.normal = ordered ? r.normal : Vec3(-r.normal);
+        if (previous && settings.contactReuseTolerance > 0.0 &&
+            reusePairReference(*previous, poseA, poseB, settings.contactReuseTolerance,
+                               std::min(radius[a], radius[b]), r)) {
+            ++stats.reusedPairs;
+            entry = *previous; // keeps the reference
+            entry.impulse.setZero();
+            entry.resting = false;
+        } else {
+            PairWarmStart warmNormal;
+            if (previous) warmNormal.normal = previous->normal;
+            r = detectPairContact(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation},
+                                  ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation},
+                                  previous ? &warmNormal : nullptr);
+            stats.newtonIterations += r.iterations;
+            if (r.status == ContactStatus::fallback) ++stats.fallbacks;
+            if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox) return;
+            storePairReference(entry, poseA, poseB, r);
+        }
+        entry.normal = r.normal;
         const int slot = warm.record(entry);
+        if (!ordered) r.normal = -r.normal;
         if (!r.contact || !(r.depth > 0.0)) return;
         contacts.push_back(DemContact{i, j, -1, r.point, r.normal, r.depth});
         contactSlot.push_back(slot);

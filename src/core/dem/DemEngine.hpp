@@ -47,6 +47,11 @@ struct EngineSettings {
     // Warm-start resting contacts with their accumulated impulse of the
     // previous substep (keyed by the particle ids / wall face).
     bool warmStart = true;
+    // Reuse a pair's last exact narrow-phase answer while its relative pose
+    // changed by less than this (translation over the smaller bounding
+    // radius; rotation in rad) since that answer (dem/PairGeometryReuse.hpp).
+    // 0: exact query every substep.
+    double contactReuseTolerance = 1e-3;
 };
 
 struct StepStatistics {
@@ -57,6 +62,7 @@ struct StepStatistics {
     long fallbacks = 0;           // narrow-phase calls answered by the fallback
     long pushedBack = 0;          // particles pushed back inside the walls
     long candidatePairs = 0;      // broad-phase output
+    long reusedPairs = 0;         // pair queries answered from the reference (no Newton)
     double maxOverlapOverDeq = 0; // largest penetration / d_eq after the step
     double kineticEnergy = 0;     // translational + rotational [J], at the END of the step
     long impulses = 0;            // impulses applied (all sweeps)

@@ -30,6 +30,14 @@ struct WarmStartEntry {
     Vec3 normal = Vec3::UnitZ();     // pair: from the smaller id to the larger; wall: contact module's
     Vec3 impulse = Vec3::Zero();     // accumulated impulse on the larger id / the wall, world frame
     bool resting = false;            // the impulse belongs to a resting contact (may warm-start)
+    // Pairs: the last EXACT narrow-phase answer, in the body frame of the
+    // smaller id A (dem/PairGeometryReuse.hpp): relative pose of B in A's
+    // frame, normal in A's frame, support points in each body frame.
+    bool hasReference = false;
+    Quat relativeOrientation = Quat::Identity(); // q_A^-1 q_B
+    Vec3 relativePosition = Vec3::Zero();        // R_A^T (x_B - x_A)
+    Vec3 normalInA = Vec3::UnitZ();
+    Vec3 supportA = Vec3::Zero(), supportB = Vec3::Zero();
 };
 
 class WarmStartCache {
