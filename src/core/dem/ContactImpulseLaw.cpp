@@ -36,8 +36,9 @@ Vec3 coulombImpulse(const CollisionParameters& p, const ContactFrame& f, const V
         return stick;
     const Vec3 frictionless = frictionlessImpulse(f, un);
     if (mu == 0.0 || !(JtNorm > 0.0)) return frictionless;
-    // Sliding: friction on body 2 is -mu j s with s along its slip after the
-    // impulse; start from the direction the sticking impulse pushes against.
+    // Sliding: friction on body 2 is -mu j s with s along its MEAN slip
+    // (u + u')/2 over the impulse, as collision/ImpulseResolution.hpp; start
+    // from the direction the sticking impulse pushes against.
     Vec3 s = -Jt / JtNorm;
     Vec3 J = frictionless;
     for (int k = 0; k < 8; ++k) {
@@ -45,8 +46,8 @@ Vec3 coulombImpulse(const CollisionParameters& p, const ContactFrame& f, const V
         const double denominator = n.dot(f.compliance * d);
         if (!(denominator > 1e-9 * f.normalCompliance)) return frictionless; // jam
         J = ((f.targetNormalVelocity - un) / denominator) * d;
-        const Vec3 after = u + f.compliance * J;
-        const Vec3 slip = after - n.dot(after) * n;
+        const Vec3 mean = u + 0.5 * (f.compliance * J);
+        const Vec3 slip = mean - n.dot(mean) * n;
         const double slipNorm = slip.norm();
         if (!(slipNorm > 1e-14 * (u.norm() + f.targetNormalVelocity))) break; // sticks at the cone
         const Vec3 sNew = slip / slipNorm;

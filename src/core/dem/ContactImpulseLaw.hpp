@@ -23,13 +23,15 @@
 //   coulomb       sticking J_s = K^-1 (target n + eps_t u_free,t - u_free)
 //                 if J_s,n >= 0, |J_s,t| <= mu J_s,n and it does not add
 //                 energy; otherwise sliding J = j (n - mu s) with u'_n =
-//                 target and s the direction of the slip AFTER the impulse
-//                 (maximal dissipation), found by a fixed-point iteration
-//                 s <- u'_t(s)/|u'_t(s)| (exact in one step when K does not
-//                 couple normal and tangential directions, e.g. spheres; a
-//                 few steps otherwise). If that impulse would add energy or
-//                 jams (n.K(n - mu s) <= 0) the contact takes the
-//                 frictionless impulse.
+//                 target and s the direction of the MEAN slip (u + u')/2
+//                 (as the collision module), found by a fixed-point
+//                 iteration s <- m_t(s)/|m_t(s)| (exact in one step when K
+//                 does not couple normal and tangential directions, e.g.
+//                 spheres; a few steps otherwise) instead of the module's
+//                 64-sample angle search with bisection. If that impulse would
+//                 add energy or jams (n.K(n - mu s) <= 0) the contact takes
+//                 the frictionless impulse (the module instead searches the
+//                 largest admissible mu' < mu).
 #include "collision/CollisionParameters.hpp"
 #include "geometry/Types.hpp"
 

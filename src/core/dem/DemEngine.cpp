@@ -41,6 +41,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <istream>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 
@@ -124,6 +127,39 @@ DemEngine::DemEngine(std::vector<WallFace> walls, EngineSettings settings)
 DemEngine::~DemEngine() = default;
 DemEngine::DemEngine(DemEngine&&) noexcept = default;
 DemEngine& DemEngine::operator=(DemEngine&&) noexcept = default;
+
+namespace {
+constexpr char stateMagic[8] = {'s', 'e', 'f', 'D', 'E', 'M', '1', '\0'};
+} // namespace
+
+void DemEngine::writeState(std::ostream& os) const {
+    const std::vector<WarmStartEntry>& entries = impl_->warm.entries();
+    const std::uint64_t count = entries.size(), size = sizeof(WarmStartEntry);
+    os.write(stateMagic, sizeof stateMagic);
+    os.write(reinterpret_cast<const char*>(&count), sizeof count);
+    os.write(reinterpret_cast<const char*>(&size), sizeof size);
+    if (count) // trivially copyable PODs of Eigen fixed-size types
+        os.write(reinterpret_cast<const char*>(entries.data()),
+                 static_cast<std::streamsize>(count * size));
+    if (!os) throw std::runtime_error("DemEngine::writeState: write failed");
+}
+
+void DemEngine::readState(std::istream& is) {
+    char magic[sizeof stateMagic] = {};
+    std::uint64_t count = 0, size = 0;
+    is.read(magic, sizeof magic);
+    is.read(reinterpret_cast<char*>(&count), sizeof count);
+    is.read(reinterpret_cast<char*>(&size), sizeof size);
+    if (!is || std::memcmp(magic, stateMagic, sizeof magic) != 0)
+        throw std::runtime_error("DemEngine::readState: not a DEM engine state");
+    if (size != sizeof(WarmStartEntry) || count > (std::uint64_t{1} << 40))
+        throw std::runtime_error("DemEngine::readState: state written by an incompatible build");
+    std::vector<WarmStartEntry> entries(count);
+    if (count)
+        is.read(reinterpret_cast<char*>(entries.data()), static_cast<std::streamsize>(count * size));
+    if (!is) throw std::runtime_error("DemEngine::readState: truncated state");
+    impl_->warm.setEntries(std::move(entries));
+}
 
 const EngineSettings& DemEngine::settings() const { return impl_->settings; }
 const WallSet& DemEngine::walls() const { return impl_->walls; }

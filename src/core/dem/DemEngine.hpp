@@ -6,6 +6,7 @@
 #include "dem/ParticleSystem.hpp"
 #include "dem/WallSet.hpp"
 
+#include <iosfwd>
 #include <memory>
 #include <string>
 
@@ -87,6 +88,14 @@ public:
     // force/torque is not finite (the particles then keep their state from
     // before the call).
     StepStatistics step(ParticleSystem& particles, double dt, int nSubcycles = 1);
+
+    // The state carried between substeps (per-contact warm starts: common
+    // normals, accumulated impulses, narrow-phase references), binary, for
+    // restarts: a run restarted with readState continues exactly like the
+    // continuous run. readState throws std::runtime_error naming the problem
+    // for a stream that is not such a state.
+    void writeState(std::ostream& os) const;
+    void readState(std::istream& is);
 
     const EngineSettings& settings() const;
     const WallSet& walls() const;

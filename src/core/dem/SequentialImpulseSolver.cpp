@@ -82,7 +82,12 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
     for (int sweep = 0; sweep < maxSweeps; ++sweep) {
         ++result.sweeps;
         bool changed = false;
-        for (SolverContact& c : contacts) {
+        // Symmetric Gauss-Seidel: alternate the direction so that a change
+        // travels through a chain of contacts in both directions.
+        const bool forward = sweep % 2 == 0;
+        const std::size_t count = contacts.size();
+        for (std::size_t visit = 0; visit < count; ++visit) {
+            SolverContact& c = contacts[forward ? visit : count - 1 - visit];
             if (sweep > 0 && lastChange[static_cast<std::size_t>(c.i)] < sweep - 1 &&
                 (c.j < 0 || lastChange[static_cast<std::size_t>(c.j)] < sweep - 1))
                 continue; // nothing this contact sees has changed since its last visit

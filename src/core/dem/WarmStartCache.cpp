@@ -10,6 +10,13 @@ const WarmStartEntry* WarmStartCache::find(const ContactKey& key) const {
     return it != current_.end() && it->key == key ? &*it : nullptr;
 }
 
+void WarmStartCache::setEntries(std::vector<WarmStartEntry> entries) {
+    current_ = std::move(entries);
+    std::sort(current_.begin(), current_.end(),
+              [](const WarmStartEntry& x, const WarmStartEntry& y) { return x.key < y.key; });
+    next_.clear();
+}
+
 void WarmStartCache::commit() {
     std::sort(next_.begin(), next_.end(),
               [](const WarmStartEntry& x, const WarmStartEntry& y) { return x.key < y.key; });

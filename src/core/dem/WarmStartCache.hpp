@@ -54,6 +54,10 @@ public:
     void commit();
     void clear() { current_.clear(); next_.clear(); }
     std::size_t size() const { return current_.size(); }
+    // The entries `find` sees (sorted by key), e.g. to save them for a restart.
+    const std::vector<WarmStartEntry>& entries() const { return current_; }
+    // Replaces them (sorted here); for a restart.
+    void setEntries(std::vector<WarmStartEntry> entries);
 
 private:
     std::vector<WarmStartEntry> current_, next_;
