@@ -52,7 +52,7 @@ struct EngineSettings {
     // changed by less than this (translation over the smaller bounding
     // radius; rotation in rad) since that answer (dem/PairGeometryReuse.hpp).
     // 0: exact query every substep.
-    double contactReuseTolerance = 1e-3;
+    double contactReuseTolerance = 1e-5;
 };
 
 struct StepStatistics {

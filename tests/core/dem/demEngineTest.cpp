@@ -263,10 +263,12 @@ TEST(DemEngine, BoxOfFiftyParticlesSettlesQuietly) {
     }
     const double drop = potential0 - potential;
     ASSERT_GT(drop, 0.0);
-    // Quiet: from ~0.5 of the drop during the fall to ~1e-5 after 0.4 s
-    // (measured 1.1e-5; rolling and the capped sweeps leave a small residue).
-    // Asserted at 1e-4: a bed that keeps hopping or gains energy fails.
-    EXPECT_LT(st.kineticEnergy, 1e-4 * drop) << "KE " << st.kineticEnergy << " drop " << drop;
+    // Quiet: from ~0.5 of the drop during the fall to ~1e-7 after 0.4 s
+    // (measured 8e-8 with accumulated impulses, resting contacts at eps_n = 0
+    // and the accumulated overlap projection; 1.1e-5 before). Asserted at
+    // 1e-5 (the settling is chaotic): a bed that keeps hopping or is pumped
+    // by overlap removal fails.
+    EXPECT_LT(st.kineticEnergy, 1e-5 * drop) << "KE " << st.kineticEnergy << " drop " << drop;
     EXPECT_EQ(pushed, 0);
     // Penetrations stay small: gravity loads ~ 3 layers, g dt^2 per step.
     EXPECT_LT(maxOverlapLate, 0.01);
