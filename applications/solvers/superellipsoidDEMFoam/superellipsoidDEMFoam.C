@@ -32,6 +32,8 @@ Description
 #include "foamEigen.H"
 
 #include "dem/DemEngine.hpp"
+
+#include <fstream>
 #include "dem/RandomInjection.hpp"
 #include "geometry/PosedShape.hpp"
 
@@ -295,6 +297,34 @@ int main(int argc, char *argv[])
     }
 
     sef::dem::DemEngine engine(walls, props.engine);
+    // Per-contact warm starts (accumulated impulses, narrow-phase answers)
+    // are engine state: stored next to every written cloud so that a
+    // restart continues exactly like the continuous run.
+    const auto statePath = [&runTime]()
+    {
+        return runTime.timePath()/"uniform"/"demEngineState";
+    };
+    if (restarted && isFile(statePath()))
+    {
+        std::ifstream is(statePath(), std::ios::binary);
+        try
+        {
+            engine.readState(is);
+        }
+        catch (const std::exception& err)
+        {
+            FatalErrorInFunction
+                << "Cannot read " << statePath() << ": " << err.what()
+                << exit(FatalError);
+        }
+        Info<< "Restart: read the DEM engine state (contact warm starts)" << nl;
+    }
+    const auto writeEngineState = [&]()
+    {
+        mkDir(runTime.timePath()/"uniform");
+        std::ofstream os(statePath(), std::ios::binary);
+        engine.writeState(os);
+    };
 
     particleTrace trace(runTime, cloudDict);
     trace.write(runTime, particles, true);
@@ -339,6 +369,7 @@ int main(int argc, char *argv[])
         if (runTime.writeTime())
         {
             writeDemCloud(mesh, props.cloudName, particles);
+            writeEngineState();
         }
     }
 

@@ -28,6 +28,9 @@ struct DemContact {
 // otherwise (the result is deterministic).
 void mergeDuplicateWallContacts(std::vector<DemContact>& wallContactsOfOneParticle,
                                 double angleTolerance = 1e-3);
+// Same, keeping a parallel vector (e.g. warm-start slots) in step.
+void mergeDuplicateWallContacts(std::vector<DemContact>& wallContactsOfOneParticle,
+                                std::vector<int>& parallel, double angleTolerance = 1e-3);
 
 // Paper 001, sec. 3.4.3 / 3.5.3: every particle keeps only ONE collision
 // partner per step, the one with the largest overlap; partners already taken
@@ -36,5 +39,8 @@ void mergeDuplicateWallContacts(std::vector<DemContact>& wallContactsOfOnePartic
 // Returns the selected contacts (a subset; pairwise disjoint in particles).
 std::vector<DemContact> selectOnePartnerPerParticle(const std::vector<DemContact>& contacts,
                                                     std::size_t particleCount);
+// The same selection as indices into `contacts` (in selection order).
+std::vector<std::size_t> selectOnePartnerPerParticle(const std::vector<DemContact>& contacts,
+                                                     std::size_t particleCount, bool /*indices*/);
 
 } // namespace sef::dem

@@ -1,37 +1,51 @@
-// The subcycled DEM step. Per substep:
-//   1. integrate: translation kick-drift-kick with gravity + external force
-//      (exact for a constant force), rotation by the kinematics module
-//      (Euler's equations, paper 001 eqs. 14-16, with the external torque);
+// The subcycled DEM step. Per substep of length h (kick-drift-kick with the
+// collision stage between the first kick and the drift):
+//   1. half kick: v += (g + F/m) h/2;
 //   2. broad phase: cell grid of bounding spheres (contact module);
-//   3. narrow phase: pairs (warm-started with last substep's common normal,
-//      keyed by the particle ids) and wall faces near each particle (wall
-//      index), duplicate wall contacts merged;
-//   4. impulses: sequential sweeps over all contacts, each contact resolved
-//      only while approaching, until a sweep applies no impulse or maxSweeps
-//      is reached (slow "resting" approaches with eps_n = 0); or, optionally, paper 001's one partner per particle
-//      (largest overlap) with one impulse each;
-//   5. overlap removal along the normals (Gauss-Seidel passes on the
-//      linearised depth, walls last so they win);
-//   6. push-back: a centre that left the domain through a face during the
+//   3. narrow phase at the current positions: pairs (warm-started with last
+//      substep's common normal, keyed by the particle ids) and wall faces near
+//      each particle (wall index), duplicate wall contacts merged;
+//   4. impulses: sequential impulses with accumulated, projected impulses
+//      (dem/SequentialImpulseSolver.hpp), resting contacts warm-started and
+//      solved with target normal velocity 0, impacts with eps_n times their
+//      approach speed; or, optionally, paper 001's one partner per particle
+//      (largest overlap) with one impulse each (doc/dem.md compares them);
+//   5. drift with the solved velocities: x += h v, rotation by the
+//      kinematics module (Euler's equations, paper 001 eqs. 13-16). A resting
+//      contact, solved to u_n = 0, does not drift into penetration;
+//   6. overlap removal: projected Gauss-Seidel on accumulated position
+//      corrections along the normals, on the depths linearised in the drift
+//      and the corrections, down to a small allowed penetration (which keeps
+//      resting contacts detected from substep to substep). A position
+//      projection: it never changes a velocity, and, being accumulated, it
+//      takes back what it over-corrected (no lifting of particles that then
+//      fall back and feed kinetic energy);
+//   7. half kick: v += (g + F/m) h/2 (free flight is exact to round-off for
+//      a constant force);
+//   8. push-back: a centre that left the domain through a face during the
 //      substep is put back inside, touching that face, and counted;
-//   7. NaN guard.
+//   9. NaN guard.
 #include "dem/DemEngine.hpp"
 
 #include "collision/CollisionParameters.hpp"
 #include "collision/ImpulseResolution.hpp"
-#include "collision/OverlapRemoval.hpp"
 #include "contact/CellGrid.hpp"
 #include "contact/PairContact.hpp"
 #include "dem/DemContact.hpp"
+#include "dem/PairGeometryReuse.hpp"
+#include "dem/SequentialImpulseSolver.hpp"
+#include "dem/WarmStartCache.hpp"
 #include "dem/WallFaceContact.hpp"
 #include "kinematics/RigidBodyIntegrator.hpp"
 #include "kinematics/RigidBodyState.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <istream>
+#include <ostream>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
 namespace sef::dem {
 
@@ -47,32 +61,9 @@ CollisionParameters toCollisionParameters(const ContactLaw& law) {
     return p;
 }
 
-// Warm-start keys: ordered particle-id pair, or (particle id, face index).
-struct IdPair {
-    std::int64_t a, b;
-    bool operator==(const IdPair& o) const { return a == o.a && b == o.b; }
-};
-struct IdPairHash {
-    std::size_t operator()(const IdPair& k) const {
-        const std::uint64_t h = static_cast<std::uint64_t>(k.a) * 0x9E3779B97F4A7C15ull ^
-                                (static_cast<std::uint64_t>(k.b) + 0x632BE59BD9B4E019ull +
-                                 (static_cast<std::uint64_t>(k.a) << 6));
-        return static_cast<std::size_t>(h ^ (h >> 29));
-    }
-};
-using WarmStartMap = std::unordered_map<IdPair, Vec3, IdPairHash>;
-
 bool finiteState(const RigidBodyState& b) {
     return b.position.allFinite() && b.velocity.allFinite() && b.angularVelocity.allFinite() &&
            b.orientation.coeffs().allFinite();
-}
-
-// Relative normal velocity of the contact (< 0: approaching); a cheap test
-// before asking the collision module for the full impulse.
-double approachVelocity(const RigidBodyState& b1, const RigidBodyState* b2, const DemContact& c) {
-    Vec3 u = -b1.velocityAt(c.point);
-    if (b2) u += b2->velocityAt(c.point);
-    return u.dot(c.normal);
 }
 
 } // namespace
@@ -82,8 +73,7 @@ struct DemEngine::Impl {
     EngineSettings settings;
     CollisionParameters pairParameters, wallParameters;
 
-    WarmStartMap pairWarm, pairWarmNext;
-    WarmStartMap wallWarm, wallWarmNext;
+    WarmStartCache warm;
 
     // scratch, reused between substeps
     std::vector<RigidBodyState> bodies;
@@ -91,21 +81,27 @@ struct DemEngine::Impl {
     std::vector<std::int64_t> ids;
     std::vector<double> radius, diameter;
     std::vector<Vec3> force, torque, start, centres, shift;
+    std::vector<double> excess, correction;
+    std::vector<Mat3> rotations;
     std::vector<DemContact> contacts, wallContacts, active;
-    std::vector<int> nearFaces;
+    std::vector<int> contactSlot;             // warm-start slot of contacts[k]
+    std::vector<int> activeSlot;              // of active[k]
+    std::vector<SolverBody> solverBodies;
+    std::vector<SolverContact> solverContacts;
+    std::vector<int> nearFaces, wallSlots;
     CellGrid grid;
 
     const ParticleSystem* system = nullptr;
 
-    CollisionParameters pairResting, wallResting; // eps_n = 0 copies
-    double restingSpeed = 0.0;                    // of the current substep
-    double approachTolerance = 0.0;               // u_n above -this: not approaching
+    double accelerationScale = 0.0;   // max_i |g + F_i/m_i| of the current step
+    double restingSpeed = 0.0;        // of the current substep
 
     void substep(double h, StepStatistics& stats);
-    void integrate(double h);
+    void halfKick(double h);
+    void drift(double h);
     void detect(StepStatistics& stats);
-    void resolveImpulses(StepStatistics& stats);
-    void removeOverlaps();
+    void resolveImpulses(double h, StepStatistics& stats);
+    void removeOverlaps(double h);
     void pushBack(StepStatistics& stats);
     void checkFinite(const char* where) const;
 };
@@ -117,13 +113,13 @@ DemEngine::DemEngine(std::vector<WallFace> walls, EngineSettings settings)
                                     std::to_string(settings.maxSweeps) + ")");
     if (settings.overlapPasses < 0)
         throw std::invalid_argument("overlapPasses: must not be negative");
+    if (!(settings.allowedPenetration >= 0.0 && settings.allowedPenetration < 0.01))
+        throw std::invalid_argument("allowedPenetration: must be in [0, 0.01)");
     if (!settings.gravity.allFinite()) throw std::invalid_argument("gravity: must be finite");
     impl_->pairParameters = toCollisionParameters(settings.pair);
     impl_->wallParameters = toCollisionParameters(settings.wall);
-    impl_->pairResting = impl_->pairParameters;
-    impl_->pairResting.restitution = 0.0;
-    impl_->wallResting = impl_->wallParameters;
-    impl_->wallResting.restitution = 0.0;
+    if (!(settings.sweepTolerance > 0.0))
+        throw std::invalid_argument("sweepTolerance: must be positive");
     impl_->walls = WallSet(std::move(walls));
     impl_->settings = std::move(settings);
 }
@@ -131,6 +127,39 @@ DemEngine::DemEngine(std::vector<WallFace> walls, EngineSettings settings)
 DemEngine::~DemEngine() = default;
 DemEngine::DemEngine(DemEngine&&) noexcept = default;
 DemEngine& DemEngine::operator=(DemEngine&&) noexcept = default;
+
+namespace {
+constexpr char stateMagic[8] = {'s', 'e', 'f', 'D', 'E', 'M', '1', '\0'};
+} // namespace
+
+void DemEngine::writeState(std::ostream& os) const {
+    const std::vector<WarmStartEntry>& entries = impl_->warm.entries();
+    const std::uint64_t count = entries.size(), size = sizeof(WarmStartEntry);
+    os.write(stateMagic, sizeof stateMagic);
+    os.write(reinterpret_cast<const char*>(&count), sizeof count);
+    os.write(reinterpret_cast<const char*>(&size), sizeof size);
+    if (count) // trivially copyable PODs of Eigen fixed-size types
+        os.write(reinterpret_cast<const char*>(entries.data()),
+                 static_cast<std::streamsize>(count * size));
+    if (!os) throw std::runtime_error("DemEngine::writeState: write failed");
+}
+
+void DemEngine::readState(std::istream& is) {
+    char magic[sizeof stateMagic] = {};
+    std::uint64_t count = 0, size = 0;
+    is.read(magic, sizeof magic);
+    is.read(reinterpret_cast<char*>(&count), sizeof count);
+    is.read(reinterpret_cast<char*>(&size), sizeof size);
+    if (!is || std::memcmp(magic, stateMagic, sizeof magic) != 0)
+        throw std::runtime_error("DemEngine::readState: not a DEM engine state");
+    if (size != sizeof(WarmStartEntry) || count > (std::uint64_t{1} << 40))
+        throw std::runtime_error("DemEngine::readState: state written by an incompatible build");
+    std::vector<WarmStartEntry> entries(count);
+    if (count)
+        is.read(reinterpret_cast<char*>(entries.data()), static_cast<std::streamsize>(count * size));
+    if (!is) throw std::runtime_error("DemEngine::readState: truncated state");
+    impl_->warm.setEntries(std::move(entries));
+}
 
 const EngineSettings& DemEngine::settings() const { return impl_->settings; }
 const WallSet& DemEngine::walls() const { return impl_->walls; }
@@ -175,6 +204,10 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
                                      std::to_string(ps.id[i]) + " is not finite");
     }
     m.checkFinite("at the start of the step");
+    m.accelerationScale = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+        m.accelerationScale =
+            std::max(m.accelerationScale, (m.settings.gravity + m.force[i] / m.bodies[i].mass).norm());
 
     StepStatistics stats;
     const double h = dt / nSubcycles;
@@ -193,31 +226,38 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
 }
 
 void DemEngine::Impl::substep(double h, StepStatistics& stats) {
-    restingSpeed = settings.restingSpeed >= 0.0 ? settings.restingSpeed
-                                                : 2.0 * settings.gravity.norm() * h;
-    // Sweeps stop when what is left is round-off-sized compared with one
-    // substep of gravity: u_n > -1e-3 restingSpeed counts as not approaching.
-    approachTolerance = 2e-3 * settings.gravity.norm() * h;
+    restingSpeed = settings.restingSpeed >= 0.0 ? settings.restingSpeed : 4.0 * accelerationScale * h;
     start.resize(bodies.size());
     for (std::size_t i = 0; i < bodies.size(); ++i) start[i] = bodies[i].position;
-    integrate(h);
+    halfKick(h);
     checkFinite("after integration");
     detect(stats);
-    resolveImpulses(stats);
-    removeOverlaps();
+    double kinetic = 0.0;
+    for (const RigidBodyState& b : bodies) kinetic -= b.kineticEnergy();
+    resolveImpulses(h, stats);
+    for (const RigidBodyState& b : bodies) kinetic += b.kineticEnergy();
+    stats.impulseEnergyChange += kinetic;
+    drift(h);
+    double potential = 0.0;
+    for (const RigidBodyState& b : bodies) potential += b.mass * settings.gravity.dot(b.position);
+    removeOverlaps(h);
+    halfKick(h);
     pushBack(stats);
+    for (const RigidBodyState& b : bodies) potential -= b.mass * settings.gravity.dot(b.position);
+    stats.projectionPotentialChange += potential;
     checkFinite("after the collision stage");
 }
 
-void DemEngine::Impl::integrate(double h) {
+void DemEngine::Impl::halfKick(double h) {
     const Vec3& g = settings.gravity;
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        bodies[i].velocity += (0.5 * h) * (g + force[i] / bodies[i].mass);
+}
+
+void DemEngine::Impl::drift(double h) {
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         RigidBodyState& b = bodies[i];
-        // Kick-drift-kick: exact (to round-off) for a constant acceleration.
-        const Vec3 halfKick = (0.5 * h) * (g + force[i] / b.mass);
-        b.velocity += halfKick;
         b.position += h * b.velocity;
-        b.velocity += halfKick;
         // Rotation: Euler's equations by the kinematics module (paper 001,
         // eqs. 13-16); a body at rest without torque stays as it is.
         if (!b.angularVelocity.isZero(0.0) || !torque[i].isZero(0.0))
@@ -234,132 +274,211 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
     centres.resize(n);
     for (std::size_t i = 0; i < n; ++i) centres[i] = bodies[i].position;
     grid.build(centres, radius);
-    pairWarmNext.clear();
+    contactSlot.clear();
+    rotations.resize(n);
+    for (std::size_t i = 0; i < n; ++i) rotations[i] = bodies[i].orientation.toRotationMatrix();
     grid.forEachCandidatePair([&](int i, int j) {
         ++stats.candidatePairs;
         const bool ordered = ids[i] < ids[j];
-        const IdPair key = ordered ? IdPair{ids[i], ids[j]} : IdPair{ids[j], ids[i]};
-        PairWarmStart warm;
-        const PairWarmStart* warmPtr = nullptr;
-        if (auto it = pairWarm.find(key); it != pairWarm.end()) {
-            warm.normal = ordered ? it->second : Vec3(-it->second);
-            warmPtr = &warm;
+        const int a = ordered ? i : j, b = ordered ? j : i; // a: smaller id
+        const ContactKey key = ContactKey::pair(ids[i], ids[j]);
+        const PairPose poseA{bodies[a].position, rotations[a], bodies[a].orientation};
+        const PairPose poseB{bodies[b].position, rotations[b], bodies[b].orientation};
+        const WarmStartEntry* previous = warm.find(key);
+        ContactResult r; // normal from a to b
+        WarmStartEntry entry;
+        entry.key = key;
+        if (previous && settings.contactReuseTolerance > 0.0 &&
+            reusePairReference(*previous, poseA, poseB, settings.contactReuseTolerance,
+                               std::min(radius[a], radius[b]), r)) {
+            ++stats.reusedPairs;
+            entry = *previous; // keeps the reference
+            entry.impulse.setZero();
+            entry.resting = false;
+        } else {
+            PairWarmStart warmNormal;
+            if (previous) warmNormal.normal = previous->normal;
+            r = detectPairContact(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation},
+                                  ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation},
+                                  previous ? &warmNormal : nullptr);
+            stats.newtonIterations += r.iterations;
+            if (r.status == ContactStatus::fallback) ++stats.fallbacks;
+            if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox) return;
+            storePairReference(entry, poseA, poseB, r);
         }
-        const ContactResult r = detectPairContact(ps.types[typeOf[i]].shape,
-                                                  Pose{bodies[i].position, bodies[i].orientation},
-                                                  ps.types[typeOf[j]].shape,
-                                                  Pose{bodies[j].position, bodies[j].orientation},
-                                                  warmPtr);
-        stats.newtonIterations += r.iterations;
-        if (r.status == ContactStatus::fallback) ++stats.fallbacks;
-        if (r.status != ContactStatus::boundingSphere && r.status != ContactStatus::orientedBox)
-            pairWarmNext[key] = ordered ? r.normal : Vec3(-r.normal);
+        entry.normal = r.normal;
+        const int slot = warm.record(entry);
+        if (!ordered) r.normal = -r.normal;
         if (!r.contact || !(r.depth > 0.0)) return;
         contacts.push_back(DemContact{i, j, -1, r.point, r.normal, r.depth});
+        contactSlot.push_back(slot);
         ++stats.pairContacts;
         stats.maxOverlapOverDeq =
             std::max(stats.maxOverlapOverDeq, r.depth / std::min(diameter[i], diameter[j]));
     });
-    pairWarm.swap(pairWarmNext);
 
     // Walls: faces within the bounding sphere of each particle.
-    wallWarmNext.clear();
     for (std::size_t i = 0; i < n && !walls.empty(); ++i) {
         nearFaces.clear();
         walls.facesNear(bodies[i].position, radius[i], nearFaces);
         if (nearFaces.empty()) continue;
         wallContacts.clear();
+        wallSlots.clear();
         const Pose pose{bodies[i].position, bodies[i].orientation};
         for (int f : nearFaces) {
-            const IdPair key{ids[i], f};
-            const Vec3* warmPtr = nullptr;
-            if (auto it = wallWarm.find(key); it != wallWarm.end()) warmPtr = &it->second;
+            const ContactKey key = ContactKey::wall(ids[i], f);
+            const WarmStartEntry* e = warm.find(key);
             const ContactResult r =
-                detectFaceContact(ps.types[typeOf[i]].shape, pose, walls, f, warmPtr);
+                detectFaceContact(ps.types[typeOf[i]].shape, pose, walls, f, e ? &e->normal : nullptr);
             stats.newtonIterations += r.iterations;
             if (r.status == ContactStatus::fallback) ++stats.fallbacks;
-            if (r.status != ContactStatus::boundingSphere && r.status != ContactStatus::orientedBox)
-                wallWarmNext[key] = r.normal;
+            if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox)
+                continue;
+            WarmStartEntry entry;
+            entry.key = key;
+            entry.normal = r.normal;
+            const int slot = warm.record(entry);
             if (!r.contact || !(r.depth > 0.0)) continue;
             // contact module: normal from the wall into the domain; the
             // collision module wants it from the particle into the wall.
             wallContacts.push_back(DemContact{static_cast<int>(i), -1, f, r.surfacePoint2,
                                               Vec3(-r.normal), r.depth});
+            wallSlots.push_back(slot);
         }
-        mergeDuplicateWallContacts(wallContacts);
-        for (const DemContact& c : wallContacts) {
+        mergeDuplicateWallContacts(wallContacts, wallSlots);
+        for (std::size_t k = 0; k < wallContacts.size(); ++k) {
+            const DemContact& c = wallContacts[k];
             contacts.push_back(c);
+            contactSlot.push_back(wallSlots[k]);
             ++stats.wallContacts;
             stats.maxOverlapOverDeq = std::max(stats.maxOverlapOverDeq, c.depth / diameter[i]);
         }
     }
-    wallWarm.swap(wallWarmNext);
     stats.contacts = stats.pairContacts + stats.wallContacts;
 }
 
-void DemEngine::Impl::resolveImpulses(StepStatistics& stats) {
-    if (settings.onePartnerPerStep)
-        active = selectOnePartnerPerParticle(contacts, bodies.size());
-    else
-        active = contacts;
-    if (active.empty()) return;
-    // One partner per particle: the contacts are disjoint, one sweep resolves all.
-    const int maxSweeps = settings.onePartnerPerStep ? 1 : settings.maxSweeps;
-    bool quiet = false;
-    for (int sweep = 0; sweep < maxSweeps && !quiet; ++sweep) {
-        ++stats.sweeps;
-        long applied = 0;
-        for (const DemContact& c : active) {
-            RigidBodyState& b1 = bodies[c.i];
-            if (c.isWall()) {
-                const double un = approachVelocity(b1, nullptr, c);
-                if (un >= -approachTolerance) continue;
-                const CollisionResult r = resolveWallCollision(
-                    b1, c.point, c.normal, -un < restingSpeed ? wallResting : wallParameters);
-                if (r.regime == CollisionRegime::Separating) continue;
-                applyWallCollision(r, b1);
-            } else {
-                RigidBodyState& b2 = bodies[c.j];
-                const double un = approachVelocity(b1, &b2, c);
-                if (un >= -approachTolerance) continue;
-                const CollisionResult r = resolvePairCollision(
-                    b1, b2, c.point, c.normal, -un < restingSpeed ? pairResting : pairParameters);
-                if (r.regime == CollisionRegime::Separating) continue;
-                applyCollision(r, b1, b2);
-            }
-            ++applied;
+void DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
+    if (settings.onePartnerPerStep) {
+        const std::vector<std::size_t> chosen = selectOnePartnerPerParticle(contacts, bodies.size(), true);
+        active.clear();
+        activeSlot.clear();
+        for (std::size_t k : chosen) {
+            active.push_back(contacts[k]);
+            activeSlot.push_back(contactSlot[k]);
         }
-        stats.impulses += applied;
-        quiet = applied == 0;
+    } else {
+        active = contacts;
+        activeSlot = contactSlot;
     }
-    if (!quiet && !settings.onePartnerPerStep) ++stats.sweepLimitReached;
+    if (!active.empty()) {
+        // Solver view of the bodies: world inverse inertia once per substep.
+        solverBodies.resize(bodies.size());
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+            const RigidBodyState& b = bodies[i];
+            SolverBody& sb = solverBodies[i];
+            sb.velocity = b.velocity;
+            sb.angularVelocity = b.angularVelocity;
+            sb.inverseMass = 1.0 / b.mass;
+            sb.inverseInertia = b.worldInverseInertia();
+        }
+        // Contact frames, targets (impact or resting) and warm starts.
+        solverContacts.resize(active.size());
+        for (std::size_t k = 0; k < active.size(); ++k) {
+            const DemContact& d = active[k];
+            SolverContact& c = solverContacts[k];
+            c.i = d.i;
+            c.j = d.j;
+            c.law = d.isWall() ? &wallParameters : &pairParameters;
+            c.impulse.setZero();
+            setUpContact(c, solverBodies, centres, d.point, d.normal,
+                         c.law->model == CollisionModel::Paper ||
+                             c.law->model == CollisionModel::Schwager ||
+                             c.law->model == CollisionModel::Coulomb);
+            const double approach = d.normal.dot(relativeContactVelocity(solverBodies, c));
+            const bool resting = -approach <= restingSpeed;
+            c.frame.targetNormalVelocity = resting ? 0.0 : -c.law->restitution * std::min(approach, 0.0);
+            WarmStartEntry& entry = warm.slot(activeSlot[k]);
+            entry.resting = resting;
+        }
+        // Warm start only after every target was taken from the velocities
+        // before any impulse of this substep.
+        if (settings.warmStart && !settings.onePartnerPerStep) {
+            for (std::size_t k = 0; k < active.size(); ++k) {
+                SolverContact& c = solverContacts[k];
+                if (c.frame.targetNormalVelocity != 0.0) continue;
+                const DemContact& d = active[k];
+                const WarmStartEntry* previous = warm.find(warm.slot(activeSlot[k]).key);
+                if (!previous || !previous->resting) continue;
+                // stored on the larger id (pairs) / the wall; solver: on body j
+                Vec3 J = previous->impulse;
+                if (!d.isWall() && ids[d.i] > ids[d.j]) J = -J;
+                const double Jn = J.dot(d.normal);
+                if (!(Jn > 0.0)) continue;
+                if (c.law->model == CollisionModel::Frictionless) J = Jn * d.normal;
+                c.impulse = J;
+                applyImpulse(solverBodies, c, J);
+            }
+        }
+        const double tolerance =
+            std::max(settings.sweepTolerance * accelerationScale * h, 1e-300);
+        // One partner per particle: the contacts are disjoint, one sweep resolves all.
+        const int maxSweeps = settings.onePartnerPerStep ? 1 : settings.maxSweeps;
+        const SolverResult r = solveSequentialImpulses(solverBodies, solverContacts, maxSweeps, tolerance);
+        stats.sweeps += r.sweeps;
+        stats.impulses += r.updates;
+        if (!r.converged && !settings.onePartnerPerStep) ++stats.sweepLimitReached;
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+            bodies[i].velocity = solverBodies[i].velocity;
+            bodies[i].angularVelocity = solverBodies[i].angularVelocity;
+        }
+        for (std::size_t k = 0; k < active.size(); ++k) {
+            const DemContact& d = active[k];
+            Vec3 J = solverContacts[k].impulse;
+            if (!d.isWall() && ids[d.i] > ids[d.j]) J = -J;
+            warm.slot(activeSlot[k]).impulse = J;
+        }
+    }
+    warm.commit();
 }
 
-void DemEngine::Impl::removeOverlaps() {
+void DemEngine::Impl::removeOverlaps(double h) {
     if (active.empty()) return;
-    // Gauss-Seidel on the depths linearised in the displacements since
-    // detection: depth_now = depth - n.(shift_j - shift_i) (rotation ignored).
+    // Depth after the drift, linearised: depth - h u_n (u_n: relative normal
+    // velocity after the impulses, rotation included), minus the allowed
+    // penetration; then projected Gauss-Seidel on accumulated position
+    // corrections p >= 0 along the normals (translation only, split by
+    // inverse mass): depth_now = excess - n.(shift_j - shift_i).
     shift.assign(bodies.size(), Vec3::Zero());
-    auto relax = [&](const DemContact& c) {
-        if (c.isWall()) {
-            const double d = c.depth + c.normal.dot(shift[c.i]);
-            if (d <= 0.0) return;
-            shift[c.i] += removeWallOverlap(bodies[c.i], c.normal, d).body1;
-        } else {
-            const double d = c.depth - c.normal.dot(shift[c.j] - shift[c.i]);
-            if (d <= 0.0) return;
-            const OverlapDisplacement s = removeOverlap(bodies[c.i], bodies[c.j], c.normal, d);
-            shift[c.i] += s.body1;
-            shift[c.j] += s.body2;
-        }
-    };
-    const int passes = std::max(1, settings.overlapPasses);
-    for (int pass = 0; pass < passes; ++pass) {
-        for (const DemContact& c : active)
-            if (!c.isWall()) relax(c);
-        for (const DemContact& c : active)
-            if (c.isWall()) relax(c);
+    excess.resize(active.size());
+    correction.assign(active.size(), 0.0);
+    double scale = 0.0;
+    for (std::size_t k = 0; k < active.size(); ++k) {
+        const DemContact& c = active[k];
+        const double un = c.normal.dot(relativeContactVelocity(solverBodies, solverContacts[k]));
+        const double d = c.isWall() ? diameter[c.i] : std::min(diameter[c.i], diameter[c.j]);
+        excess[k] = c.depth - h * un - settings.allowedPenetration * d;
+        scale = std::max(scale, settings.allowedPenetration * d);
     }
+    const double tolerance = 1e-3 * scale; // relative to the allowed penetration
+    for (int pass = 0; pass < settings.overlapPasses; ++pass) {
+        bool changed = false;
+        for (std::size_t k = 0; k < active.size(); ++k) {
+            const DemContact& c = active[k];
+            const double w1 = 1.0 / bodies[c.i].mass;
+            const double w2 = c.isWall() ? 0.0 : 1.0 / bodies[c.j].mass;
+            const double depth =
+                excess[k] + c.normal.dot(shift[c.i]) - (c.isWall() ? 0.0 : c.normal.dot(shift[c.j]));
+            const double updated = std::max(0.0, correction[k] + depth / (w1 + w2));
+            const double dp = updated - correction[k];
+            if (dp == 0.0) continue;
+            correction[k] = updated;
+            shift[c.i] -= (dp * w1) * c.normal;
+            if (!c.isWall()) shift[c.j] += (dp * w2) * c.normal;
+            if (std::abs(dp) * (w1 + w2) > tolerance) changed = true;
+        }
+        if (!changed) break;
+    }
+    for (std::size_t i = 0; i < bodies.size(); ++i) bodies[i].position += shift[i];
 }
 
 void DemEngine::Impl::pushBack(StepStatistics& stats) {

@@ -6,6 +6,7 @@
 #include "dem/ParticleSystem.hpp"
 #include "dem/WallSet.hpp"
 
+#include <iosfwd>
 #include <memory>
 #include <string>
 
@@ -27,15 +28,31 @@ struct EngineSettings {
     ContactLaw pair;
     ContactLaw wall;
     Vec3 gravity = Vec3::Zero();
-    int maxSweeps = 20;                 // sequential-impulse sweeps per step
+    int maxSweeps = 50;                 // sequential-impulse sweeps per substep (cap)
     bool onePartnerPerStep = false;     // paper 001: only the largest-overlap partner
-    int overlapPasses = 4;              // Gauss-Seidel passes of overlap removal per substep
-    // Contacts approaching slower than this are resolved with eps_n = 0
-    // (resting contacts: a bed under gravity re-collides every substep with
-    // u_n ~ g dt; bouncing those back with eps_n would keep it hopping).
-    // < 0: automatic, 2 |g| dt_substep. Default 0: off (with sequential
-    // impulses eps_n = 0 contacts converge more slowly; measured in the tests).
-    double restingSpeed = 0.0;
+    int overlapPasses = 20;             // cap of projected Gauss-Seidel passes of overlap removal
+    // Penetration left in place by overlap removal, as a fraction of the
+    // smaller d_eq of the contact: keeps a resting contact detected in the
+    // next substep (no flicker, warm start survives). Far below the 1e-2
+    // acceptance bound of maxOverlapOverDeq.
+    double allowedPenetration = 1e-4;
+    // A contact approaching slower than this at the start of the substep is
+    // RESTING: its target normal velocity is 0 (eps_n is not applied). A bed
+    // under gravity re-approaches every substep with u_n ~ g h; bouncing that
+    // back with eps_n keeps the bed hopping. < 0: automatic,
+    // 4 h max_i |g + F_i/m_i| (four substeps of the largest acceleration).
+    double restingSpeed = -1.0;
+    // Sweeps stop when no contact velocity changes by more than this
+    // fraction of the automatic resting speed (h max |g + F/m|) in a sweep.
+    double sweepTolerance = 1e-3;
+    // Warm-start resting contacts with their accumulated impulse of the
+    // previous substep (keyed by the particle ids / wall face).
+    bool warmStart = true;
+    // Reuse a pair's last exact narrow-phase answer while its relative pose
+    // changed by less than this (translation over the smaller bounding
+    // radius; rotation in rad) since that answer (dem/PairGeometryReuse.hpp).
+    // 0: exact query every substep.
+    double contactReuseTolerance = 1e-5;
 };
 
 struct StepStatistics {
@@ -46,11 +63,15 @@ struct StepStatistics {
     long fallbacks = 0;           // narrow-phase calls answered by the fallback
     long pushedBack = 0;          // particles pushed back inside the walls
     long candidatePairs = 0;      // broad-phase output
+    long reusedPairs = 0;         // pair queries answered from the reference (no Newton)
     double maxOverlapOverDeq = 0; // largest penetration / d_eq after the step
     double kineticEnergy = 0;     // translational + rotational [J], at the END of the step
     long impulses = 0;            // impulses applied (all sweeps)
     long sweeps = 0;              // impulse sweeps run
     long sweepLimitReached = 0;   // substeps whose sweeps stopped at maxSweeps
+    // Energy bookkeeping of the collision stage (summed over substeps) [J]:
+    double impulseEnergyChange = 0;     // kinetic energy change by the impulses (<= 0 if dissipative)
+    double projectionPotentialChange = 0; // gravity potential change by overlap removal and push-back
 };
 
 class DemEngine {
@@ -67,6 +88,14 @@ public:
     // force/torque is not finite (the particles then keep their state from
     // before the call).
     StepStatistics step(ParticleSystem& particles, double dt, int nSubcycles = 1);
+
+    // The state carried between substeps (per-contact warm starts: common
+    // normals, accumulated impulses, narrow-phase references), binary, for
+    // restarts: a run restarted with readState continues exactly like the
+    // continuous run. readState throws std::runtime_error naming the problem
+    // for a stream that is not such a state.
+    void writeState(std::ostream& os) const;
+    void readState(std::istream& is);
 
     const EngineSettings& settings() const;
     const WallSet& walls() const;

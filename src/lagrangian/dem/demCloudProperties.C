@@ -194,7 +194,7 @@ Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
     const dictionary& coll = dict.subDict("collision");
     props.engine.pair = readContactLaw(coll.subDict("pair"));
     props.engine.wall = readContactLaw(coll.subDict("wall"));
-    props.engine.maxSweeps = coll.lookupOrDefault<label>("maxSweeps", 20);
+    props.engine.maxSweeps = coll.lookupOrDefault<label>("maxSweeps", 50);
     if (props.engine.maxSweeps < 1) badEntry(coll, "maxSweeps", "must be >= 1");
     props.engine.onePartnerPerStep = coll.lookupOrDefault<bool>("onePartnerPerStep", false);
 

@@ -1,0 +1,129 @@
+// The issue-6 benchmark case, driving DemEngine directly (benchmarks/README.md):
+// superellipsoids with half-axes 2.0, 1.5, 1.0 mm, eps1 = eps2 = 0.5,
+// rho = 2500 kg/m^3, eps_n = 0.5 (pair and wall), dt = 1e-5 s, closed box.
+//  - boxFilling/N: N particles start on a jittered lattice (random
+//    orientations, 2.5 % gaps of the bounding spheres) over a footprint that grows with N (the bed
+//    depth stays the same, ~6 layers), and fall; after 0.02 s (the lower
+//    layers have landed and collide) the next steps are timed (N = 1e3, 1e4,
+//    1e5: is the cost per particle-step flat in N?).
+//  - denseSettled: 1e3 particles in a 0.04 m x 0.04 m footprint (about
+//    five layers) settle for 0.15 s untimed, then the quiet bed is timed.
+// Counters: us_per_particle_step, us_per_contact_step (per contact pair,
+// walls included), contacts_per_particle, sweeps_per_step, reused_share
+// (pair queries answered from the previous exact answer).
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "dem/DemEngine.hpp"
+
+using namespace sef;
+using namespace sef::dem;
+
+namespace {
+
+std::vector<WallFace> box(const Vec3& lo, const Vec3& hi) {
+    std::vector<WallFace> faces;
+    for (int axis = 0; axis < 3; ++axis) {
+        const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+        for (int side = 0; side < 2; ++side) {
+            auto p = [&](double pu, double pv) {
+                Vec3 x;
+                x[axis] = side ? hi[axis] : lo[axis];
+                x[u] = pu;
+                x[v] = pv;
+                return x;
+            };
+            Vec3 n = Vec3::Zero();
+            n[axis] = side ? 1.0 : -1.0;
+            faces.push_back(WallFace{{p(lo[u], lo[v]), p(hi[u], lo[v]), p(hi[u], hi[v]), p(lo[u], hi[v])}, n, 0});
+        }
+    }
+    return faces;
+}
+
+struct Bed {
+    ParticleSystem ps;
+    std::unique_ptr<DemEngine> engine;
+};
+
+constexpr double dt = 1e-5;
+
+Bed makeBed(long count, double footprint, const std::string& model) {
+    Bed bed;
+    bed.ps.types.emplace_back(Superellipsoid(0.002, 0.0015, 0.001, 0.5, 0.5), 2500.0);
+    const double spacing = 2.05 * bed.ps.types[0].boundingRadius; // 2.5 % gaps of bounding spheres
+    const long perSide = static_cast<long>(footprint / spacing);
+    const long layers = (count + perSide * perSide - 1) / (perSide * perSide);
+    std::mt19937 rng(7);
+    std::normal_distribution<double> g(0.0, 1.0);
+    std::uniform_real_distribution<double> jitter(-0.04, 0.04);
+    const double margin = 0.5 * (footprint - perSide * spacing);
+    for (long id = 0; id < count; ++id) {
+        const long i = id % perSide, j = (id / perSide) % perSide, k = id / (perSide * perSide);
+        const Vec3 x(margin + spacing * (i + 0.5 + jitter(rng)), margin + spacing * (j + 0.5 + jitter(rng)),
+                     spacing * (k + 0.5));
+        bed.ps.add(0, id, x, Quat(g(rng), g(rng), g(rng), g(rng)).normalized());
+    }
+    EngineSettings s;
+    s.pair.model = s.wall.model = model;
+    s.pair.restitution = s.wall.restitution = 0.5;
+    s.pair.friction = s.wall.friction = 0.3;
+    s.pair.tangentialRestitution = s.wall.tangentialRestitution = 0.0;
+    s.gravity = Vec3(0, 0, -9.81);
+    bed.engine = std::make_unique<DemEngine>(
+        box(Vec3::Zero(), Vec3(footprint, footprint, (layers + 2) * spacing)), s);
+    return bed;
+}
+
+void timeSteps(benchmark::State& state, Bed& bed) {
+    long contacts = 0, steps = 0, sweeps = 0, reused = 0, pairQueries = 0;
+    double kinetic = 0.0;
+    for (auto _ : state) {
+        const StepStatistics st = bed.engine->step(bed.ps, dt);
+        contacts += st.contacts;
+        sweeps += st.sweeps;
+        reused += st.reusedPairs;
+        pairQueries += st.candidatePairs;
+        kinetic = st.kineticEnergy;
+        ++steps;
+    }
+    const double n = static_cast<double>(bed.ps.size());
+    state.counters["particles"] = n;
+    state.counters["contacts_per_particle"] = static_cast<double>(contacts) / steps / n;
+    state.counters["sweeps_per_step"] = static_cast<double>(sweeps) / steps;
+    state.counters["reused_share"] = pairQueries ? static_cast<double>(reused) / pairQueries : 0.0;
+    state.counters["kinetic_energy"] = kinetic;
+    state.counters["us_per_particle_step"] =
+        benchmark::Counter(n * 1e-6, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    state.counters["us_per_contact_step"] = benchmark::Counter(
+        std::max(1.0, contacts / static_cast<double>(steps)) * 1e-6,
+        benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void boxFilling(benchmark::State& state, const std::string& model) {
+    const long count = state.range(0);
+    Bed bed = makeBed(count, 0.04 * std::sqrt(count / 1000.0), model);
+    for (int k = 0; k < 2000; ++k) bed.engine->step(bed.ps, dt); // 0.02 s: contacts form
+    timeSteps(state, bed);
+}
+
+void denseSettled(benchmark::State& state, const std::string& model) {
+    Bed bed = makeBed(1000, 0.04, model);
+    for (int k = 0; k < 15000; ++k) bed.engine->step(bed.ps, dt); // 0.15 s: settle
+    timeSteps(state, bed);
+}
+
+} // namespace
+
+BENCHMARK_CAPTURE(boxFilling, frictionless, std::string("frictionless"))
+    ->Arg(1000)->Arg(10000)->Iterations(300)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(boxFilling, frictionless, std::string("frictionless"))
+    ->Arg(100000)->Iterations(30)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(denseSettled, frictionless, std::string("frictionless"))
+    ->Iterations(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(denseSettled, coulomb, std::string("coulomb"))
+    ->Iterations(1000)->Unit(benchmark::kMillisecond);

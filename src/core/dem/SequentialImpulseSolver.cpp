@@ -1,0 +1,144 @@
+#include "dem/SequentialImpulseSolver.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sef::dem {
+
+namespace {
+
+Mat3 skew(const Vec3& v) {
+    Mat3 S;
+    S << 0.0, -v.z(), v.y(), v.z(), 0.0, -v.x(), -v.y(), v.x(), 0.0;
+    return S;
+}
+
+} // namespace
+
+Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies, const SolverContact& c) {
+    const SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
+    Vec3 u = -(b1.velocity + b1.angularVelocity.cross(c.arm1));
+    if (c.j >= 0) {
+        const SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
+        u += b2.velocity + b2.angularVelocity.cross(c.arm2);
+    }
+    return u;
+}
+
+void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
+                  const std::vector<Vec3>& centres, const Vec3& point, const Vec3& normal,
+                  bool needInverse) {
+    const SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
+    c.frame.normal = normal;
+    c.arm1 = point - centres[static_cast<std::size_t>(c.i)];
+    const Vec3 rn1 = c.arm1.cross(normal);
+    c.armCrossNormal1 = rn1;
+    c.angular1 = b1.inverseInertia * rn1;
+    double Knn = b1.inverseMass + rn1.dot(c.angular1);
+    double inverseMass = b1.inverseMass;
+    if (c.j >= 0) {
+        const SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
+        c.arm2 = point - centres[static_cast<std::size_t>(c.j)];
+        const Vec3 rn2 = c.arm2.cross(normal);
+        c.armCrossNormal2 = rn2;
+        c.angular2 = b2.inverseInertia * rn2;
+        Knn += b2.inverseMass + rn2.dot(c.angular2);
+        inverseMass += b2.inverseMass;
+    }
+    c.frame.normalCompliance = Knn;
+    if (c.law->model == CollisionModel::Frictionless) return; // K itself is not needed
+    // K = (1/m_1 + 1/m_2) 1 - [r_1]x I_1^-1 [r_1]x - [r_2]x I_2^-1 [r_2]x
+    // (collision/ImpulseResolution.hpp)
+    const Mat3 R1 = skew(c.arm1);
+    Mat3 K = inverseMass * Mat3::Identity() - R1 * b1.inverseInertia * R1;
+    if (c.j >= 0) {
+        const Mat3 R2 = skew(c.arm2);
+        K -= R2 * bodies[static_cast<std::size_t>(c.j)].inverseInertia * R2;
+    }
+    c.frame.compliance = 0.5 * (K + K.transpose());
+    if (needInverse) c.frame.inverseCompliance = c.frame.compliance.inverse(); // SPD 3x3
+}
+
+void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c, const Vec3& dJ) {
+    SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
+    b1.velocity -= b1.inverseMass * dJ;
+    b1.angularVelocity -= b1.inverseInertia * c.arm1.cross(dJ);
+    if (c.j >= 0) {
+        SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
+        b2.velocity += b2.inverseMass * dJ;
+        b2.angularVelocity += b2.inverseInertia * c.arm2.cross(dJ);
+    }
+}
+
+SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
+                                     std::vector<SolverContact>& contacts, int maxSweeps,
+                                     double tolerance) {
+    SolverResult result;
+    if (contacts.empty()) return result;
+    // lastChange[b]: last sweep in which body b's velocity changed noticeably.
+    thread_local std::vector<int> lastChange;
+    lastChange.assign(bodies.size(), 0);
+    result.converged = false;
+    for (int sweep = 0; sweep < maxSweeps; ++sweep) {
+        ++result.sweeps;
+        bool changed = false;
+        // Symmetric Gauss-Seidel: alternate the direction so that a change
+        // travels through a chain of contacts in both directions.
+        const bool forward = sweep % 2 == 0;
+        const std::size_t count = contacts.size();
+        for (std::size_t visit = 0; visit < count; ++visit) {
+            SolverContact& c = contacts[forward ? visit : count - 1 - visit];
+            if (sweep > 0 && lastChange[static_cast<std::size_t>(c.i)] < sweep - 1 &&
+                (c.j < 0 || lastChange[static_cast<std::size_t>(c.j)] < sweep - 1))
+                continue; // nothing this contact sees has changed since its last visit
+            const Vec3& n = c.frame.normal;
+            double velocityChange;
+            if (c.law->model == CollisionModel::Frictionless) {
+                // scalar projected Gauss-Seidel on the accumulated normal impulse
+                SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
+                // n.(w x r) = w.(r x n)
+                double un = -n.dot(b1.velocity) - b1.angularVelocity.dot(c.armCrossNormal1);
+                if (c.j >= 0) {
+                    const SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
+                    un += n.dot(b2.velocity) + b2.angularVelocity.dot(c.armCrossNormal2);
+                }
+                const double lambda = n.dot(c.impulse);
+                const double updated =
+                    std::max(0.0, lambda + (c.frame.targetNormalVelocity - un) / c.frame.normalCompliance);
+                const double dLambda = updated - lambda;
+                if (dLambda == 0.0) continue;
+                c.impulse = updated * n;
+                b1.velocity -= (b1.inverseMass * dLambda) * n;
+                b1.angularVelocity -= dLambda * c.angular1;
+                if (c.j >= 0) {
+                    SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
+                    b2.velocity += (b2.inverseMass * dLambda) * n;
+                    b2.angularVelocity += dLambda * c.angular2;
+                }
+                velocityChange = std::abs(dLambda) * c.frame.normalCompliance;
+            } else {
+                const Vec3 u = relativeContactVelocity(bodies, c);
+                const Vec3 uFree = u - c.frame.compliance * c.impulse;
+                const Vec3 J = contactImpulse(*c.law, c.frame, uFree);
+                const Vec3 dJ = J - c.impulse;
+                if (dJ.isZero(0.0)) continue;
+                c.impulse = J;
+                applyImpulse(bodies, c, dJ);
+                velocityChange = (c.frame.compliance * dJ).norm();
+            }
+            ++result.updates;
+            if (velocityChange > tolerance) {
+                changed = true;
+                lastChange[static_cast<std::size_t>(c.i)] = sweep;
+                if (c.j >= 0) lastChange[static_cast<std::size_t>(c.j)] = sweep;
+            }
+        }
+        if (!changed) {
+            result.converged = true;
+            break;
+        }
+    }
+    return result;
+}
+
+} // namespace sef::dem

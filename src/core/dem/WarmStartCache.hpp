@@ -1,0 +1,66 @@
+#pragma once
+// Per-contact data carried from one substep to the next, keyed by the
+// contact's identity (particle ids, or particle id and wall face): the common
+// normal (warm start of the narrow phase) and the accumulated impulse (warm
+// start of the sequential-impulse solver).
+//
+// Flat and allocation-free in steady state: the entries of a substep are
+// appended in any order, then sorted once by key (commit); lookups of the
+// next substep are binary searches. Cheaper than a hash map here (no node
+// allocation, cache-friendly), and deterministic.
+#include "geometry/Types.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace sef::dem {
+
+struct ContactKey {
+    std::int64_t a = 0, b = 0; // pair: (smaller id, larger id); wall: (id, -1 - face)
+    bool operator<(const ContactKey& o) const { return a < o.a || (a == o.a && b < o.b); }
+    bool operator==(const ContactKey& o) const { return a == o.a && b == o.b; }
+    static ContactKey pair(std::int64_t idA, std::int64_t idB) {
+        return idA < idB ? ContactKey{idA, idB} : ContactKey{idB, idA};
+    }
+    static ContactKey wall(std::int64_t id, int face) { return ContactKey{id, -1 - static_cast<std::int64_t>(face)}; }
+};
+
+struct WarmStartEntry {
+    ContactKey key;
+    Vec3 normal = Vec3::UnitZ();     // pair: from the smaller id to the larger; wall: contact module's
+    Vec3 impulse = Vec3::Zero();     // accumulated impulse on the larger id / the wall, world frame
+    bool resting = false;            // the impulse belongs to a resting contact (may warm-start)
+    // Pairs: the last EXACT narrow-phase answer, in the body frame of the
+    // smaller id A (dem/PairGeometryReuse.hpp): relative pose of B in A's
+    // frame, normal in A's frame, support points in each body frame.
+    bool hasReference = false;
+    Quat relativeOrientation = Quat::Identity(); // q_A^-1 q_B
+    Vec3 relativePosition = Vec3::Zero();        // R_A^T (x_B - x_A)
+    Vec3 normalInA = Vec3::UnitZ();
+    Vec3 supportA = Vec3::Zero(), supportB = Vec3::Zero();
+};
+
+class WarmStartCache {
+public:
+    // Entry of the previous substep, or nullptr.
+    const WarmStartEntry* find(const ContactKey& key) const;
+    // Adds an entry for the substep being built; returns its slot.
+    int record(const WarmStartEntry& entry) {
+        next_.push_back(entry);
+        return static_cast<int>(next_.size()) - 1;
+    }
+    WarmStartEntry& slot(int s) { return next_[static_cast<std::size_t>(s)]; }
+    // The recorded entries become the ones `find` sees.
+    void commit();
+    void clear() { current_.clear(); next_.clear(); }
+    std::size_t size() const { return current_.size(); }
+    // The entries `find` sees (sorted by key), e.g. to save them for a restart.
+    const std::vector<WarmStartEntry>& entries() const { return current_; }
+    // Replaces them (sorted here); for a restart.
+    void setEntries(std::vector<WarmStartEntry> entries);
+
+private:
+    std::vector<WarmStartEntry> current_, next_;
+};
+
+} // namespace sef::dem
