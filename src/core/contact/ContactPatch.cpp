@@ -200,10 +200,29 @@ bool hasFlatFaces(const Superellipsoid& shape) {
     return std::min(shape.eps1(), shape.eps2()) < kFlatFaceEps;
 }
 
+bool flatSupportAt(const PosedBody& body, const Vec3& direction) {
+    if (!hasFlatFaces(body.shape)) return false;
+    // On a curved part of the surface (radius of curvature rho) a tilt of
+    // the direction by delta moves the support point by rho delta <= size
+    // delta; on a flat face it moves by ~ size delta^(eps/(2-eps)), orders of
+    // magnitude more. Only there is the support point ill-defined and the
+    // patch centre needed; a rounded edge of a blocky shape (Kodam's
+    // cylinder rim) keeps its exact deepest point.
+    constexpr double delta = 1e-6, factor = 10.0;
+    const Vec3 n = direction.normalized();
+    const Vec3 t1 = n.unitOrthogonal(), t2 = n.cross(t1);
+    const Vec3 p = body.support(n);
+    const double size = body.shape.halfAxes().maxCoeff();
+    for (const Vec3& t : {t1, Vec3(-t1), t2, Vec3(-t2)}) {
+        if ((body.support(n + delta * t) - p).norm() > factor * size * delta) return true;
+    }
+    return false;
+}
+
 Vec3 pairPatchOffset(const PosedBody& body1, const PosedBody& body2, const Vec3& n,
                      const Vec3& p1, const Vec3& p2) {
     const double d = n.dot(p1 - p2);
-    const bool flat1 = hasFlatFaces(body1.shape), flat2 = hasFlatFaces(body2.shape);
+    const bool flat1 = flatSupportAt(body1, n), flat2 = flatSupportAt(body2, -n);
     if (!(flat1 || flat2) || !(d > 0.0)) return Vec3::Zero();
     PatchFrame frame;
     frame.origin = 0.5 * (p1 + p2);
@@ -221,7 +240,7 @@ Vec3 pairPatchOffset(const PosedBody& body1, const PosedBody& body2, const Vec3&
 Vec3 wallPatchOffset(const PosedBody& body, const Vec3& n, const Vec3& deepest, double depth,
                      const std::vector<Vec3>* clipPoints,
                      const std::vector<Vec3>* clipOutwardNormals) {
-    if (!hasFlatFaces(body.shape) || !(depth > 0.0)) return Vec3::Zero();
+    if (!(depth > 0.0) || !flatSupportAt(body, -n)) return Vec3::Zero();
     PatchFrame frame;
     frame.origin = deepest + 0.5 * depth * n;
     alignedTangents(body, n, frame.t1, frame.t2);

@@ -40,6 +40,11 @@ constexpr int kPatchRing = 8;
 
 bool hasFlatFaces(const Superellipsoid& shape);
 
+// True where the support point of the body in the world direction lies on a
+// flat face (ill-defined under tiny tilts), false on curved parts, including
+// the rounded edges of blocky shapes.
+bool flatSupportAt(const PosedBody& body, const Vec3& direction);
+
 // Pair: the tangential offset (world vector perpendicular to n) from the
 // midpoint of p1, p2 to the patch centroid; zero if neither body has flat
 // faces, d <= 0 or the patch is degenerate.

@@ -112,6 +112,18 @@ WallSet::WallSet(std::vector<WallFace> input) {
     }
     lengthScale_ = std::max((upper_ - lower_).norm(), 1e-300);
     const double pad = 1e-9 * lengthScale_;
+
+    // The contact module's polygons (normal into the domain), with the
+    // convex edges/vertices marked and each shared feature owned by one face,
+    // so floors of many faces and concave rims never double count.
+    polygons_.reserve(faces_.size());
+    for (const WallFace& f : faces_) {
+        WallPolygon poly;
+        poly.vertices = f.vertices;
+        poly.normal = -f.outwardNormal;
+        polygons_.push_back(std::move(poly));
+    }
+    markActiveFeatures(polygons_, pad);
     for (std::size_t f = 0; f < faces_.size(); ++f) {
         faceLower_[f].array() -= pad;
         faceUpper_[f].array() += pad;

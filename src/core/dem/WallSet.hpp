@@ -1,6 +1,7 @@
 #pragma once
 // Walls are data: planar convex faces (from the mesh wall patches, or built
 // by hand) with a spatial index, built once at start-up.
+#include "contact/PolygonWallContact.hpp"
 #include "geometry/Types.hpp"
 
 #include <array>
@@ -35,6 +36,8 @@ public:
     bool empty() const { return faces_.empty(); }
     const WallFace& face(std::size_t f) const { return faces_[f]; }
     const std::vector<WallFace>& faces() const { return faces_; }
+    // Face f as a contact-module polygon with its active/owned features.
+    const WallPolygon& polygon(std::size_t f) const { return polygons_[f]; }
     int sourceFace(std::size_t f) const { return source_[f]; }
     int splitFaces() const { return splitFaces_; }  // input faces that were triangulated
 
@@ -80,6 +83,7 @@ private:
     std::array<int, 3> cellOf(const Vec3& x) const;
 
     std::vector<WallFace> faces_;
+    std::vector<WallPolygon> polygons_;   // same faces, for the narrow phase
     std::vector<int> source_;
     std::vector<Vec3> faceLower_, faceUpper_;
     int splitFaces_ = 0;
