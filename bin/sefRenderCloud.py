@@ -52,7 +52,7 @@ glyphs.ColorGlyphs = 1
 glyphs.Colorby = 'input scalars'
 
 view = CreateView('RenderView')
-view.ViewSize = [600, 900]
+view.ViewSize = [800, 600]
 view.Background = [1, 1, 1]
 view.OrientationAxesVisibility = 0
 try:
@@ -65,6 +65,11 @@ ColorBy(display, ('POINTS', 'speed'))
 lut = GetColorTransferFunction('speed')
 lut.ApplyPreset('Viridis (matplotlib)', True)
 display.Specular = 0.3
+display.SetScalarBarVisibility(view, True)
+bar = GetScalarBar(lut, view)
+bar.Title = '|U| [m/s]'
+bar.ComponentTitle = ''
+bar.TitleColor = bar.LabelColor = [0.1, 0.1, 0.1]
 
 if wallsFile:
     walls = OpenDataFile(wallsFile)
@@ -79,12 +84,15 @@ if wallsFile:
 glyphs.UpdatePipeline()
 b = glyphs.GetDataInformation().GetBounds()
 centre = [(b[0] + b[1]) / 2, (b[2] + b[3]) / 2, (b[4] + b[5]) / 2]
+Render(view)   # the first Render resets the camera: do it before placing ours
 camera = view.GetActiveCamera()
+extent = sorted([b[1] - b[0], b[3] - b[2], b[5] - b[4]])[-1]  # (paraview.simple shadows max)
+direction = [0.29, -0.96, 0.24]   # from the front, a little from above and the side
+distance = 3.0 * extent           # frames the particles at the default 30 deg view angle
 camera.SetFocalPoint(*centre)
-camera.SetPosition(centre[0] + 0.3, centre[1] - 1.0, centre[2] + 0.25)
+camera.SetPosition(*[centre[k] + distance * direction[k] for k in range(3)])
 camera.SetViewUp(0, 0, 1)
-view.ResetCamera(*b)
-camera.Dolly(1.15)
+view.CenterOfRotation = centre
 Render(view)
-SaveScreenshot(outFile, view, ImageResolution=[600, 900], CompressionLevel='9')
+SaveScreenshot(outFile, view, ImageResolution=[800, 600], CompressionLevel='9')
 print('wrote', outFile)

@@ -165,6 +165,17 @@ public:
     }
 };
 
+// Gravitational potential energy sum m (-g . x) [J]
+double potentialEnergy(const sef::dem::ParticleSystem& ps, const sef::Vec3& g)
+{
+    double e = 0;
+    for (std::size_t i = 0; i < ps.size(); ++i)
+    {
+        e -= ps.types[ps.type[i]].mass*g.dot(ps.position[i]);
+    }
+    return e;
+}
+
 struct runTotals
 {
     label steps = 0;
@@ -183,7 +194,8 @@ void writeSummary
     const runTotals& totals,
     const sef::dem::StepStatistics& last,
     double wallSeconds,
-    double bedHeight
+    double bedHeight,
+    double potentialEnergyDrop
 )
 {
     label lost = 0;
@@ -203,6 +215,9 @@ void writeSummary
         << "  \"maxOverlapOverDeq\": " << totals.maxOverlapOverDeq << ",\n"
         << "  \"finalMaxOverlapOverDeq\": " << last.maxOverlapOverDeq << ",\n"
         << "  \"kineticEnergy\": " << last.kineticEnergy << ",\n"
+        << "  \"potentialEnergyDrop\": " << potentialEnergyDrop << ",\n"
+        << "  \"kineticEnergyOverPotentialDrop\": "
+        << (potentialEnergyDrop > 0 ? last.kineticEnergy/potentialEnergyDrop : 0) << ",\n"
         << "  \"steps\": " << totals.steps << ",\n"
         << "  \"contactPairsPerStep\": "
         << totals.pairContacts/max(totals.steps, label(1)) << ",\n"
@@ -326,6 +341,7 @@ int main(int argc, char *argv[])
         engine.writeState(os);
     };
 
+    const double potentialEnergy0 = potentialEnergy(particles, props.engine.gravity);
     particleTrace trace(runTime, cloudDict);
     trace.write(runTime, particles, true);
 
@@ -376,7 +392,12 @@ int main(int argc, char *argv[])
     const double wallSeconds = clock.elapsedTime();
     const double bedHeight = bedHeight95(particles, walls, props.engine.gravity);
     Info<< "Bed height (95 % of particle volume below): " << bedHeight << " m" << nl;
-    writeSummary(runTime, mesh, particles, totals, stats, wallSeconds, bedHeight);
+    const double potentialDrop =
+        potentialEnergy0 - potentialEnergy(particles, props.engine.gravity);
+    writeSummary
+    (
+        runTime, mesh, particles, totals, stats, wallSeconds, bedHeight, potentialDrop
+    );
     Info<< "End" << nl << endl;
     return 0;
 }
