@@ -112,6 +112,11 @@ Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double lev
             next = std::isfinite(fLo) && std::isfinite(hi) ? hi - fHi * (hi - lo) / (fHi - fLo)
                    : (std::isfinite(hi) ? hi - 2.0 : x + 2.0);
         if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+        // Without an upper bracket a flat secant can jump arbitrarily far:
+        // at most a factor e^2 in tan(theta) per step (tan(theta) = e^30 is
+        // already the silhouette), so exp() never overflows (OpenFOAM traps
+        // floating-point overflow).
+        if (!std::isfinite(hi)) next = std::min({next, x + 2.0, 30.0});
         if (!std::isfinite(next)) break;
         xPrev = x;
         fPrev = f;
