@@ -83,7 +83,10 @@ bool overlapCertified(const PosedBody& b1, const PosedBody& b2, const CommonNorm
 ContactResult fallback(const PosedBody& b1, const PosedBody& b2, double lengthScale,
                        const CommonNormalSettings& settings, const PairContactOptions& options,
                        int iterationsSoFar) {
-    const auto supportK = [&](const Vec3& d) { return b1.support(d) - b2.support(-d); };
+    const auto supportK = [&](const Vec3& d) {
+        const Vec3 opposite = -d; // named: GCC 12 misreads the Eigen temporary as uninitialised
+        return Vec3(b1.support(d) - b2.support(opposite));
+    };
     const ConvexFallbackResult f =
         gjkEpa(supportK, b1.position - b2.position, 1e-6 * lengthScale);
     CommonNormalSolution raw;
