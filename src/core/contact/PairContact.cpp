@@ -104,6 +104,30 @@ ContactResult fallback(const PosedBody& b1, const PosedBody& b2, double lengthSc
             r = fromSolution(polished, ContactStatus::fallback);
         }
     }
+    // Safety net: the penetration depth is the minimum of the overlap f(n)
+    // over all normals, so every evaluated f(n) bounds it from above. EPA on
+    // the rounded corners of blocky shapes can stop on a poor face and report
+    // a depth far above the truth (seen as spurious deep overlaps in settled
+    // beds); never report more than the overlap along the centre line or a
+    // body axis, and polish from the best of those.
+    if (r.depth > 0.0) {
+        const Vec3 centre = centreLine(b1, b2);
+        std::array<Vec3, 7> candidates{centre,
+                                       b1.rotation.col(0), b1.rotation.col(1), b1.rotation.col(2),
+                                       b2.rotation.col(0), b2.rotation.col(1), b2.rotation.col(2)};
+        for (Vec3& c : candidates)
+            if (c.dot(centre) < 0.0) c = -c;
+        for (const Vec3& c : candidates) {
+            CommonNormalSolution probe;
+            probe.normal = c;
+            probe.overlap = overlapAlong(b1, b2, c, probe.point1, probe.point2);
+            if (!(probe.overlap < r.depth - 1e-9 * lengthScale)) continue;
+            CommonNormalSolution polished = solveCommonNormal(b1, b2, c, settings);
+            if (!(polished.overlap < probe.overlap)) polished = probe;
+            polished.iterations = r.iterations;
+            r = fromSolution(polished, ContactStatus::fallback);
+        }
+    }
     // GJK is the authority on contact / no contact.
     if (f.outcome == ConvexFallbackResult::Outcome::separated) r.contact = false;
     if (f.outcome == ConvexFallbackResult::Outcome::intersecting) {
