@@ -18,32 +18,13 @@
 #include <random>
 #include <string>
 
+#include "dem/BoxWalls.hpp"
 #include "dem/DemEngine.hpp"
 
 using namespace sef;
 using namespace sef::dem;
 
 namespace {
-
-std::vector<WallFace> box(const Vec3& lo, const Vec3& hi) {
-    std::vector<WallFace> faces;
-    for (int axis = 0; axis < 3; ++axis) {
-        const int u = (axis + 1) % 3, v = (axis + 2) % 3;
-        for (int side = 0; side < 2; ++side) {
-            auto p = [&](double pu, double pv) {
-                Vec3 x;
-                x[axis] = side ? hi[axis] : lo[axis];
-                x[u] = pu;
-                x[v] = pv;
-                return x;
-            };
-            Vec3 n = Vec3::Zero();
-            n[axis] = side ? 1.0 : -1.0;
-            faces.push_back(WallFace{{p(lo[u], lo[v]), p(hi[u], lo[v]), p(hi[u], hi[v]), p(lo[u], hi[v])}, n, 0});
-        }
-    }
-    return faces;
-}
 
 struct Bed {
     ParticleSystem ps;
@@ -75,7 +56,7 @@ Bed makeBed(long count, double footprint, const std::string& model) {
     s.pair.tangentialRestitution = s.wall.tangentialRestitution = 0.0;
     s.gravity = Vec3(0, 0, -9.81);
     bed.engine = std::make_unique<DemEngine>(
-        box(Vec3::Zero(), Vec3(footprint, footprint, (layers + 2) * spacing)), s);
+        boxWalls(Vec3::Zero(), Vec3(footprint, footprint, (layers + 2) * spacing)), s);
     return bed;
 }
 

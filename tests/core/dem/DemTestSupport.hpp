@@ -1,5 +1,6 @@
 #pragma once
 // Small helpers for the DEM tests: walls of an axis-aligned box.
+#include "dem/BoxWalls.hpp"
 #include "dem/WallSet.hpp"
 
 #include <cmath>
@@ -7,33 +8,7 @@
 
 namespace sef::dem::test {
 
-// The six faces of the box [lo, hi], outward normals (optionally each face
-// split into k x k coplanar quads so that edges between coplanar faces occur).
-inline std::vector<WallFace> boxWalls(const Vec3& lo, const Vec3& hi, int k = 1) {
-    std::vector<WallFace> faces;
-    for (int axis = 0; axis < 3; ++axis) {
-        const int u = (axis + 1) % 3, v = (axis + 2) % 3;
-        for (int side = 0; side < 2; ++side) {
-            const double c = side == 0 ? lo[axis] : hi[axis];
-            Vec3 n = Vec3::Zero();
-            n[axis] = side == 0 ? -1.0 : 1.0;
-            for (int a = 0; a < k; ++a)
-                for (int b = 0; b < k; ++b) {
-                    const double u0 = lo[u] + (hi[u] - lo[u]) * a / k, u1 = lo[u] + (hi[u] - lo[u]) * (a + 1) / k;
-                    const double v0 = lo[v] + (hi[v] - lo[v]) * b / k, v1 = lo[v] + (hi[v] - lo[v]) * (b + 1) / k;
-                    auto point = [&](double pu, double pv) {
-                        Vec3 p;
-                        p[axis] = c;
-                        p[u] = pu;
-                        p[v] = pv;
-                        return p;
-                    };
-                    faces.push_back(WallFace{{point(u0, v0), point(u1, v0), point(u1, v1), point(u0, v1)}, n, axis * 2 + side});
-                }
-        }
-    }
-    return faces;
-}
+using sef::dem::boxWalls;
 
 // Closed cylinder of radius R around the z axis, z in [0, L]: N planar side
 // quads and two N-gon caps (the concave bottom rim is where faces meet).
