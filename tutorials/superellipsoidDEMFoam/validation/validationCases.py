@@ -201,22 +201,7 @@ def kodamCase(root, eps1List, thetaList):
     # Time to the impact of the highest-hanging particle (flat side down) and a little more
     end = round((z0 - KODAM_R * 0.9) / KODAM_SPEED / KODAM_DT + 200) * KODAM_DT
     writeControl(case, KODAM_DT, end)
-    # The cloud dictionary wants types without dEq: write it here
-    with open(os.path.join(case, "constant", "superellipsoidCloudProperties"), "w") as f:
-        f.write(header("dictionary", "superellipsoidCloudProperties"))
-        f.write("subCycles 1;\nparticleTypes\n{\n")
-        for name, t in types.items():
-            f.write("    %s { %s density %r; }\n" % (
-                name, " ".join("%s %r;" % (k, float(v)) for k, v in t.items()), DENSITY))
-        f.write("}\ninjection\n{\n    region list;\n    particles\n    (\n")
-        for p in particles:
-            f.write("        { type %s; position %s; orientation %s; U %s; }\n" % (
-                p["type"], vec(p["position"]), vec(p["orientation"]), vec(p["U"])))
-        f.write("    );\n}\n")
-        f.write("collision\n{\n    pair { model frictionless; restitution %r; }\n"
-                "    wall { model frictionless; restitution %r; }\n}\n"
-                % (KODAM_RESTITUTION, KODAM_RESTITUTION))
-        f.write("traceParticles (%s);\ntraceInterval 1;\n" % " ".join(str(i) for i in range(len(particles))))
+    writeCloud(case, types, particles, KODAM_RESTITUTION, 1, 1)
     return dict(name="kodam", study="kodam", dt=KODAM_DT, endTime=end, speed=KODAM_SPEED,
                 restitution=KODAM_RESTITUTION, density=DENSITY, R=KODAM_R, H=KODAM_H,
                 particles=meta)
