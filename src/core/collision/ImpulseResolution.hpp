@@ -14,6 +14,11 @@
 //                 nothing is applied (regime Separating).
 //   Arms r_i = contactPoint - x_i (the paper's r*_i = -r_i).
 //
+// The impulse law itself (all models) lives in collision/ContactImpulseLaw.hpp
+// and is shared with the DEM sequential-impulse solver; here it is called with
+// u_free = u (before) and the normal target u'_n = -eps_n u_n.
+// CollisionRegime and schwagerTangentialRestitution are declared there too.
+//
 // FORMULATION. Every model is one impulse J at the contact point:
 //   dv_2 = J/m_2, dw_2 = I_2^-1 (r_2 x J), dv_1 = -J/m_1, dw_1 = -I_1^-1 (r_1 x J)
 // with the world inertia tensors I_i = R_i diag(I'_i) R_i^T. The change of the
@@ -38,9 +43,11 @@
 //                 Otherwise sliding: J = j (n - mu s) with j fixed by the
 //                 normal restitution u'_n = -eps_n u_n, and the unit tangent s
 //                 chosen so that friction opposes the MEAN slip velocity
-//                 (u_t + u'_t)/2 (found by a bracketed 1-D search over the
-//                 direction angle; among several solutions the most
-//                 dissipative). If no such solution exists at mu (strong
+//                 (u_t + u'_t)/2 (found by a secant-accelerated fixed point,
+//                 and if that fails by a bracketed 1-D search over the
+//                 direction angle taking the most dissipative of several
+//                 solutions; ContactImpulseLaw.hpp). If no such solution
+//                 exists at mu (strong
 //                 normal-tangential coupling: full-mu friction would reverse
 //                 the mean slip, or impulsive jam n.K (n - mu s) <= 0), the
 //                 contact slides with the largest mu' < mu that admits one
@@ -73,22 +80,11 @@
 //     eps_t = 1 cases, Kodam's frictionless wall). "paper" with eps_t = 1
 //     reproduces the paper's literal equations.
 #include "collision/CollisionParameters.hpp"
+#include "collision/ContactImpulseLaw.hpp"
 #include "geometry/Types.hpp"
 #include "kinematics/RigidBodyState.hpp"
 
 namespace sef {
-
-enum class CollisionRegime {
-    Separating,           // u.n >= 0: no impulse
-    Frictionless,         // normal impulse only (model frictionless)
-    Restitution,          // paper / schwager: prescribed eps_n, eps_t
-    Sticking,             // coulomb: sticking impulse inside the cone
-    Sliding,              // coulomb: |J_t| = mu J_n
-    ReducedSliding,       // coulomb: sliding with the largest admissible mu' < mu
-    FrictionlessFallback  // coulomb: not even that (mu' = 0)
-};
-
-std::string collisionRegimeName(CollisionRegime regime);
 
 struct CollisionResult {
     CollisionRegime regime = CollisionRegime::Separating;
@@ -125,11 +121,5 @@ void applyWallCollision(const CollisionResult& result, RigidBodyState& particle)
 // The compliance K (du = K J) of a contact; for a wall pass nullptr as body2.
 Mat3 contactCompliance(const RigidBodyState& body1, const RigidBodyState* body2,
                        const Vec3& contactPoint);
-
-// Generalised Schwager eps_t (paper 001, eq. (87)) for relative contact
-// velocity u, unit normal n, compliance K: g_n = -u.n, g_t = |u_t|,
-// 1/alpha = (t.K t)/(n.K n). g_t = 0 gives 0.
-double schwagerTangentialRestitution(const Mat3& K, const Vec3& u, const Vec3& n,
-                                     double restitution, double friction);
 
 } // namespace sef

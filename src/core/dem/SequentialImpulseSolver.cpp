@@ -46,6 +46,7 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
         inverseMass += b2.inverseMass;
     }
     c.frame.normalCompliance = Knn;
+    c.frame.hasInverse = false;
     if (c.law->model == CollisionModel::Frictionless) return; // K itself is not needed
     // K = (1/m_1 + 1/m_2) 1 - [r_1]x I_1^-1 [r_1]x - [r_2]x I_2^-1 [r_2]x
     // (collision/ImpulseResolution.hpp)
@@ -56,6 +57,8 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
         K -= R2 * bodies[static_cast<std::size_t>(c.j)].inverseInertia * R2;
     }
     c.frame.compliance = 0.5 * (K + K.transpose());
+    // K^-1 once per substep: the law is evaluated in every sweep
+    c.frame.hasInverse = needInverse;
     if (needInverse) c.frame.inverseCompliance = c.frame.compliance.inverse(); // SPD 3x3
 }
 
@@ -119,7 +122,7 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
             } else {
                 const Vec3 u = relativeContactVelocity(bodies, c);
                 const Vec3 uFree = u - c.frame.compliance * c.impulse;
-                const Vec3 J = contactImpulse(*c.law, c.frame, uFree);
+                const Vec3 J = contactImpulse(*c.law, c.frame, uFree).impulse;
                 const Vec3 dJ = J - c.impulse;
                 if (dJ.isZero(0.0)) continue;
                 c.impulse = J;

@@ -4,7 +4,8 @@
 //   - every contact keeps its ACCUMULATED impulse J (warm-started from the
 //     previous substep for resting contacts); a sweep recomputes the total J
 //     from the contact's free velocity by its impulse law
-//     (dem/ContactImpulseLaw.hpp) and applies the difference, so the
+//     (collision/ContactImpulseLaw.hpp, shared with the isolated-collision
+//     module) and applies the difference, so the
 //     projection (J_n >= 0, friction cone) acts on the accumulated impulse
 //     and an impulse that turned out too large is taken back in later sweeps;
 //   - sweeps stop when no contact velocity changed by more than `tolerance`
@@ -13,7 +14,7 @@
 // Positions are not touched (overlap removal is a separate position pass
 // that never feeds velocity).
 #include "collision/CollisionParameters.hpp"
-#include "dem/ContactImpulseLaw.hpp"
+#include "collision/ContactImpulseLaw.hpp"
 #include "geometry/Types.hpp"
 
 #include <vector>
@@ -30,7 +31,7 @@ struct SolverBody {
 struct SolverContact {
     int i = -1, j = -1;                 // j < 0: wall (infinite mass, at rest)
     Vec3 arm1 = Vec3::Zero(), arm2 = Vec3::Zero(); // contact point - centre
-    ContactFrame frame;                 // normal, K, (K^-1), n.K n, target
+    ContactFrame frame;                 // normal, K, (K^-1), n.K n, target (sef::ContactFrame)
     Vec3 armCrossNormal1 = Vec3::Zero(), armCrossNormal2 = Vec3::Zero(); // r x n
     Vec3 angular1 = Vec3::Zero(), angular2 = Vec3::Zero(); // I^-1 (r x n)
     const CollisionParameters* law = nullptr;

@@ -1,0 +1,281 @@
+#include "collision/ContactImpulseLaw.hpp"
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace sef {
+
+std::string collisionRegimeName(CollisionRegime regime) {
+    switch (regime) {
+    case CollisionRegime::Separating: return "separating";
+    case CollisionRegime::Frictionless: return "frictionless";
+    case CollisionRegime::Restitution: return "restitution";
+    case CollisionRegime::Sticking: return "sticking";
+    case CollisionRegime::Sliding: return "sliding";
+    case CollisionRegime::ReducedSliding: return "reducedSliding";
+    case CollisionRegime::FrictionlessFallback: return "frictionlessFallback";
+    }
+    return "unknown";
+}
+
+ContactFrame makeContactFrame(const Mat3& compliance, const Vec3& normal,
+                              double targetNormalVelocity, bool withInverse) {
+    ContactFrame f;
+    f.normal = normal;
+    f.compliance = compliance;
+    f.normalCompliance = normal.dot(compliance * normal);
+    f.targetNormalVelocity = targetNormalVelocity;
+    f.hasInverse = withInverse;
+    if (withInverse) f.inverseCompliance = compliance.inverse(); // SPD 3x3
+    return f;
+}
+
+double schwagerTangentialRestitution(const Mat3& K, const Vec3& u, const Vec3& n,
+                                     double restitution, double friction) {
+    const double gn = -n.dot(u);
+    const Vec3 ut = u + gn * n;
+    const double gt = ut.norm();
+    if (!(gt > 0.0)) return 0.0;
+    const Vec3 t = ut / gt;
+    const double inverseAlpha = t.dot(K * t) / n.dot(K * n); // generalises eq. (88)
+    // paper 001, eq. (87)
+    return std::max(0.0, 1.0 - friction * (1.0 + restitution) * inverseAlpha * gn / gt);
+}
+
+namespace {
+
+constexpr double pi = 3.14159265358979323846;
+
+// dE = J.(u + u')/2 with u' = u + K J.
+double energyChange(const ContactFrame& f, const Vec3& u, const Vec3& J) {
+    return J.dot(u + 0.5 * (f.compliance * J));
+}
+
+Vec3 solveCompliance(const ContactFrame& f, const Vec3& rhs) {
+    return f.hasInverse ? Vec3(f.inverseCompliance * rhs) : Vec3(f.compliance.ldlt().solve(rhs));
+}
+
+Vec3 frictionlessImpulse(const ContactFrame& f, double un) {
+    return ((f.targetNormalVelocity - un) / f.normalCompliance) * f.normal;
+}
+
+// J = K^-1 (u' - u), u' = target n + eps_t u_t (paper 001, eqs. (65), (67)).
+Vec3 restitutionImpulse(const ContactFrame& f, const Vec3& u, double un, double et) {
+    const Vec3 target = f.targetNormalVelocity * f.normal + et * (u - un * f.normal);
+    return solveCompliance(f, target - u);
+}
+
+// Sliding J = j (n - mu s(phi)), s(phi) = cos(phi) t1 + sin(phi) t2, with j
+// from u'_n = target; a solution has the mean slip (u + u')/2 along +s.
+class SlidingFamily {
+public:
+    struct Eval {
+        bool valid = false;               // false: impulsive jam, no j > 0
+        double along = 0.0, across = 0.0; // mean slip along s and along n x s
+        Vec3 J = Vec3::Zero();
+    };
+
+    SlidingFamily(const ContactFrame& f, const Vec3& u, double un, double mu)
+        : f_(f), u_(u), mu_(mu), normalGap_(f.targetNormalVelocity - un) {
+        const Vec3& n = f.normal;
+        const Vec3 ut = u - un * n;
+        t1_ = ut.norm() > 1e-14 * u.norm() ? Vec3(ut.normalized()) : Vec3(n.unitOrthogonal());
+        t2_ = n.cross(t1_);
+    }
+
+    double angleOf(const Vec3& tangent) const { return std::atan2(tangent.dot(t2_), tangent.dot(t1_)); }
+
+    Eval evaluate(double phi) const {
+        Eval e;
+        const Vec3& n = f_.normal;
+        const Vec3 s = std::cos(phi) * t1_ + std::sin(phi) * t2_;
+        const Vec3 d = n - mu_ * s;
+        const double denominator = n.dot(f_.compliance * d);
+        if (!(denominator > 1e-12 * f_.normalCompliance)) return e;
+        e.valid = true;
+        e.J = (normalGap_ / denominator) * d;
+        const Vec3 meanSlip = u_ + 0.5 * (f_.compliance * e.J);
+        e.along = s.dot(meanSlip);
+        e.across = n.cross(s).dot(meanSlip);
+        return e;
+    }
+
+private:
+    const ContactFrame& f_;
+    const Vec3& u_;
+    double mu_, normalGap_;
+    Vec3 t1_, t2_;
+};
+
+// Angle from s to the mean slip: zero at a sliding solution.
+double slipAngle(const SlidingFamily::Eval& e) { return std::atan2(e.across, e.along); }
+
+// Cheap path: fixed-point s <- mean slip(s) from the direction s0 the
+// sticking impulse pushes against, accelerated by secant steps on the slip
+// angle. False if it does not converge or jams; the caller checks energy.
+bool fastSlidingImpulse(const SlidingFamily& family, const Vec3& s0, Vec3& impulse) {
+    double phiPrevious = family.angleOf(s0);
+    SlidingFamily::Eval e = family.evaluate(phiPrevious);
+    if (!e.valid) return false;
+    double rPrevious = slipAngle(e);
+    // 1e-12 rad: the secant converges superlinearly, so this is one step from
+    // round-off; the impulse then differs from the exact one by ~1e-12 mu J_n.
+    constexpr double angleTolerance = 1e-12;
+    if (std::abs(rPrevious) <= angleTolerance) {
+        impulse = e.J;
+        return true;
+    }
+    double phi = phiPrevious + rPrevious; // plain fixed-point step (exact for spheres)
+    for (int k = 0; k < 12; ++k) {
+        e = family.evaluate(phi);
+        if (!e.valid) return false;
+        const double r = slipAngle(e);
+        const double step = phi - phiPrevious;
+        if (std::abs(r) <= angleTolerance ||
+            (std::abs(step) <= 1e-14 && std::abs(r) <= 1e-9)) { // stagnated at round-off
+            impulse = e.J;
+            return true;
+        }
+        if (r == rPrevious) return false;
+        phiPrevious = phi;
+        phi -= r * step / (r - rPrevious);
+        rPrevious = r;
+    }
+    return false;
+}
+
+// Robust path: 64-sample search over the angle with bisection on every sign
+// change of the across-slip; among the solutions the most dissipative one
+// that does not add energy.
+bool robustSlidingImpulse(const ContactFrame& f, const Vec3& u, double un, double mu,
+                          Vec3& bestImpulse) {
+    const SlidingFamily family(f, u, un, mu);
+    using Eval = SlidingFamily::Eval;
+    constexpr int samples = 64;
+    bool found = false;
+    double bestEnergy = std::numeric_limits<double>::infinity();
+    double a = 0.0;
+    Eval ea = family.evaluate(a);
+    for (int i = 1; i <= samples; ++i) {
+        const double b = 2.0 * pi * i / samples;
+        const Eval eb = family.evaluate(b);
+        if (ea.valid && eb.valid && ea.across * eb.across <= 0.0) {
+            // bisection on the angle: robust, 60 halvings reach round-off
+            double lo = a, hi = b;
+            Eval elo = ea;
+            for (int k = 0; k < 60 && hi - lo > 1e-15; ++k) {
+                const double mid = 0.5 * (lo + hi);
+                const Eval em = family.evaluate(mid);
+                if (!em.valid) break;
+                if (elo.across * em.across <= 0.0) {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                    elo = em;
+                }
+            }
+            const Eval root = family.evaluate(0.5 * (lo + hi));
+            if (root.valid && root.along > 0.0) {
+                const double dE = energyChange(f, u, root.J);
+                if (dE <= 0.0 && dE < bestEnergy) {
+                    bestEnergy = dE;
+                    bestImpulse = root.J;
+                    found = true;
+                }
+            }
+        }
+        a = b;
+        ea = eb;
+    }
+    return found;
+}
+
+ImpulseLawResult coulombImpulse(const CollisionParameters& p, const ContactFrame& f,
+                                const Vec3& u, double un) {
+    ImpulseLawResult result;
+    result.tangentialRestitution = p.tangentialRestitution;
+    const Vec3& n = f.normal;
+    const double mu = p.friction;
+    if (mu == 0.0) {
+        result.impulse = frictionlessImpulse(f, un);
+        result.regime = CollisionRegime::Frictionless;
+        return result;
+    }
+    const Vec3 stick = restitutionImpulse(f, u, un, p.tangentialRestitution);
+    const double Jn = n.dot(stick);
+    const Vec3 Jt = stick - Jn * n;
+    const double JtNorm = Jt.norm();
+    if (Jn >= 0.0 && JtNorm <= mu * Jn * (1.0 + 1e-12) && energyChange(f, u, stick) <= 0.0) {
+        result.impulse = stick;
+        result.regime = CollisionRegime::Sticking;
+        return result;
+    }
+    result.regime = CollisionRegime::Sliding;
+    // 1. cheap: from the direction the sticking impulse pushes against
+    if (JtNorm > 0.0) {
+        Vec3 J;
+        if (fastSlidingImpulse(SlidingFamily(f, u, un, mu), -Jt / JtNorm, J) &&
+            n.dot(J) >= 0.0 && energyChange(f, u, J) <= 0.0) {
+            result.impulse = J;
+            return result;
+        }
+    }
+    // 2. robust search at mu
+    if (robustSlidingImpulse(f, u, un, mu, result.impulse)) return result;
+    // 3. No dissipative sliding at mu (coupling made full-mu friction reverse
+    // the mean slip, or jam): slide with the largest friction mu' in [0, mu)
+    // that admits one (bisection; mu' = 0 is frictionless, always
+    // admissible). Still inside the cone and never adds energy.
+    double lo = 0.0, hi = mu;
+    Vec3 best = frictionlessImpulse(f, un);
+    for (int k = 0; k < 30; ++k) {
+        const double mid = 0.5 * (lo + hi);
+        Vec3 trial;
+        if (robustSlidingImpulse(f, u, un, mid, trial)) {
+            lo = mid;
+            best = trial;
+        } else {
+            hi = mid;
+        }
+    }
+    result.impulse = best;
+    result.regime = lo > 0.0 ? CollisionRegime::ReducedSliding : CollisionRegime::FrictionlessFallback;
+    return result;
+}
+
+} // namespace
+
+ImpulseLawResult contactImpulse(const CollisionParameters& p, const ContactFrame& f,
+                                const Vec3& uFree) {
+    const double un = f.normal.dot(uFree);
+    if (!(un < f.targetNormalVelocity)) { // separating fast enough: no impulse
+        ImpulseLawResult none;
+        none.tangentialRestitution = p.tangentialRestitution;
+        return none;
+    }
+    ImpulseLawResult result;
+    result.tangentialRestitution = p.tangentialRestitution;
+    switch (p.model) {
+    case CollisionModel::Frictionless:
+        result.impulse = frictionlessImpulse(f, un);
+        result.regime = CollisionRegime::Frictionless;
+        return result;
+    case CollisionModel::Paper:
+        result.impulse = restitutionImpulse(f, uFree, un, p.tangentialRestitution);
+        result.regime = CollisionRegime::Restitution;
+        return result;
+    case CollisionModel::Schwager:
+        // eq. (87) with the approach speed the impulse has to remove
+        result.tangentialRestitution = schwagerTangentialRestitution(
+            f.compliance, uFree, f.normal, p.restitution, p.friction);
+        result.impulse = restitutionImpulse(f, uFree, un, result.tangentialRestitution);
+        result.regime = CollisionRegime::Restitution;
+        return result;
+    case CollisionModel::Coulomb: return coulombImpulse(p, f, uFree, un);
+    }
+    return result;
+}
+
+} // namespace sef
