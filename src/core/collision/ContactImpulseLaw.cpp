@@ -85,8 +85,6 @@ public:
         t2_ = n.cross(t1_);
     }
 
-    double angleOf(const Vec3& tangent) const { return std::atan2(tangent.dot(t2_), tangent.dot(t1_)); }
-
     Eval evaluate(double phi) const {
         Eval e;
         const Vec3& n = f_.normal;
@@ -109,39 +107,50 @@ private:
     Vec3 t1_, t2_;
 };
 
-// Angle from s to the mean slip: zero at a sliding solution.
-double slipAngle(const SlidingFamily::Eval& e) { return std::atan2(e.across, e.along); }
-
-// Cheap path: fixed-point s <- mean slip(s) from the direction s0 the
-// sticking impulse pushes against, accelerated by secant steps on the slip
-// angle. False if it does not converge or jams; the caller checks energy.
-bool fastSlidingImpulse(const SlidingFamily& family, const Vec3& s0, Vec3& impulse) {
-    double phiPrevious = family.angleOf(s0);
-    SlidingFamily::Eval e = family.evaluate(phiPrevious);
-    if (!e.valid) return false;
-    double rPrevious = slipAngle(e);
-    // 1e-12 rad: the secant converges superlinearly, so this is one step from
-    // round-off; the impulse then differs from the exact one by ~1e-12 mu J_n.
-    constexpr double angleTolerance = 1e-12;
-    if (std::abs(rPrevious) <= angleTolerance) {
-        impulse = e.J;
+// Cheap path: fixed-point iteration "s <- direction of the mean slip(s)",
+// accelerated by secant steps, started at the direction s0 the sticking
+// impulse pushes against. Directions are s(x) = (s0 + x w)/sqrt(1 + x^2),
+// w = n x s0 (x = tan of the angle from s0): no trigonometry in the sweeps.
+// False if it does not converge, jams or the slip turns more than 90 degrees
+// away from s0 (all left to the robust search); the caller checks energy.
+bool fastSlidingImpulse(const ContactFrame& f, const Vec3& u, double un, double mu,
+                        const Vec3& s0, Vec3& impulse) {
+    const Vec3& n = f.normal;
+    const Vec3 w = n.cross(s0);
+    const double normalGap = f.targetNormalVelocity - un;
+    // g(x) = x-coordinate of the mean slip (u + u')/2 minus x: zero at a solution
+    auto evaluate = [&](double x, double& g, Vec3& J) {
+        const Vec3 s = (s0 + x * w) / std::sqrt(1.0 + x * x);
+        const Vec3 d = n - mu * s;
+        const double denominator = n.dot(f.compliance * d);
+        if (!(denominator > 1e-12 * f.normalCompliance)) return false; // jam
+        J = (normalGap / denominator) * d;
+        const Vec3 meanSlip = u + 0.5 * (f.compliance * J);
+        const double along = s0.dot(meanSlip);
+        if (!(along > 0.0)) return false;
+        g = w.dot(meanSlip) / along - x;
         return true;
-    }
-    double phi = phiPrevious + rPrevious; // plain fixed-point step (exact for spheres)
+    };
+    // 1e-12 in tan-coordinates (~ radians): the secant converges
+    // superlinearly, so this is about one step from round-off; the impulse is
+    // then within ~1e-12 mu J_n of the exact solution.
+    constexpr double tolerance = 1e-12;
+    double xPrevious = 0.0, gPrevious = 0.0;
+    if (!evaluate(xPrevious, gPrevious, impulse)) return false;
+    if (std::abs(gPrevious) <= tolerance) return true;
+    double x = gPrevious; // plain fixed-point step (exact when K does not couple n and t)
     for (int k = 0; k < 12; ++k) {
-        e = family.evaluate(phi);
-        if (!e.valid) return false;
-        const double r = slipAngle(e);
-        const double step = phi - phiPrevious;
-        if (std::abs(r) <= angleTolerance ||
-            (std::abs(step) <= 1e-14 && std::abs(r) <= 1e-9)) { // stagnated at round-off
-            impulse = e.J;
+        double g;
+        if (!evaluate(x, g, impulse)) return false;
+        const double scale = 1.0 + x * x; // d(angle) = dx / (1 + x^2)
+        const double step = x - xPrevious;
+        if (std::abs(g) <= tolerance * scale ||
+            (std::abs(step) <= 1e-14 * scale && std::abs(g) <= 1e-9 * scale)) // round-off floor
             return true;
-        }
-        if (r == rPrevious) return false;
-        phiPrevious = phi;
-        phi -= r * step / (r - rPrevious);
-        rPrevious = r;
+        if (g == gPrevious) return false;
+        xPrevious = x;
+        x -= g * step / (g - gPrevious);
+        gPrevious = g;
     }
     return false;
 }
@@ -216,7 +225,7 @@ ImpulseLawResult coulombImpulse(const CollisionParameters& p, const ContactFrame
     // 1. cheap: from the direction the sticking impulse pushes against
     if (JtNorm > 0.0) {
         Vec3 J;
-        if (fastSlidingImpulse(SlidingFamily(f, u, un, mu), -Jt / JtNorm, J) &&
+        if (fastSlidingImpulse(f, u, un, mu, -Jt / JtNorm, J) &&
             n.dot(J) >= 0.0 && energyChange(f, u, J) <= 0.0) {
             result.impulse = J;
             return result;
