@@ -80,7 +80,8 @@ public:
     SlidingFamily(const ContactFrame& f, const Vec3& u, double un, double mu)
         : f_(f), u_(u), mu_(mu), normalGap_(f.targetNormalVelocity - un) {
         const Vec3& n = f.normal;
-        const Vec3 ut = u - un * n;
+        Vec3 ut = u - un * n;
+        ut -= n.dot(ut) * n; // again: exactly tangential even when |u_t| << |u|
         t1_ = ut.norm() > 1e-14 * u.norm() ? Vec3(ut.normalized()) : Vec3(n.unitOrthogonal());
         t2_ = n.cross(t1_);
     }
@@ -223,9 +224,11 @@ ImpulseLawResult coulombImpulse(const CollisionParameters& p, const ContactFrame
     }
     result.regime = CollisionRegime::Sliding;
     // 1. cheap: from the direction the sticking impulse pushes against
-    if (JtNorm > 0.0) {
+    // (projected again: J_t is tangential only to round-off relative to |J_s|)
+    const Vec3 s0 = -(Jt - n.dot(Jt) * n);
+    if (s0.norm() > 0.0) {
         Vec3 J;
-        if (fastSlidingImpulse(f, u, un, mu, -Jt / JtNorm, J) &&
+        if (fastSlidingImpulse(f, u, un, mu, s0.normalized(), J) &&
             n.dot(J) >= 0.0 && energyChange(f, u, J) <= 0.0) {
             result.impulse = J;
             return result;
