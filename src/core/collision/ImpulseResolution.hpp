@@ -43,13 +43,12 @@
 //                 Otherwise sliding: J = j (n - mu s) with j fixed by the
 //                 normal restitution u'_n = -eps_n u_n, and the unit tangent s
 //                 chosen so that friction opposes the MEAN slip velocity
-//                 (u_t + u'_t)/2 (found by a secant-accelerated fixed point,
-//                 and if that fails by a bracketed 1-D search over the
-//                 direction angle taking the most dissipative of several
-//                 solutions; ContactImpulseLaw.hpp). If no such solution
-//                 exists at mu (strong
-//                 normal-tangential coupling: full-mu friction would reverse
-//                 the mean slip, or impulsive jam n.K (n - mu s) <= 0), the
+//                 (u_t + u'_t)/2: by a secant-accelerated fixed point, and
+//                 if that fails by a bracketed 1-D search over the direction
+//                 angle taking the most dissipative of several solutions
+//                 (ContactImpulseLaw.hpp). If no such solution exists at mu
+//                 (strong normal-tangential coupling: full-mu friction would
+//                 reverse the mean slip, or impulsive jam n.K (n - mu s) <= 0), the
 //                 contact slides with the largest mu' < mu that admits one
 //                 (regime ReducedSliding; mu' = 0: FrictionlessFallback).
 //

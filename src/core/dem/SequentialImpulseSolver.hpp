@@ -5,9 +5,9 @@
 //     previous substep for resting contacts); a sweep recomputes the total J
 //     from the contact's free velocity by its impulse law
 //     (collision/ContactImpulseLaw.hpp, shared with the isolated-collision
-//     module) and applies the difference, so the
-//     projection (J_n >= 0, friction cone) acts on the accumulated impulse
-//     and an impulse that turned out too large is taken back in later sweeps;
+//     module) and applies the difference, so the projection (J_n >= 0,
+//     friction cone) acts on the accumulated impulse and an impulse that
+//     turned out too large is taken back in later sweeps;
 //   - sweeps stop when no contact velocity changed by more than `tolerance`
 //     in a sweep, or after maxSweeps; after the first sweep only contacts of
 //     bodies whose velocity changed in the previous sweep are revisited.
