@@ -24,11 +24,13 @@ Description
 #include "IOdictionary.H"
 #include "uniformDimensionedFields.H"
 #include "OFstream.H"
+#include "IFstream.H"
 #include "clockTime.H"
 
 #include "demCloudProperties.H"
 #include "demCloudIO.H"
 #include "meshWallFaces.H"
+#include "settleMonitor.H"
 #include "foamEigen.H"
 
 #include "dem/DemEngine.hpp"
@@ -195,7 +197,8 @@ void writeSummary
     const sef::dem::StepStatistics& last,
     double wallSeconds,
     double bedHeight,
-    double potentialEnergyDrop
+    double potentialEnergyDrop,
+    bool settled
 )
 {
     label lost = 0;
@@ -218,6 +221,8 @@ void writeSummary
         << "  \"potentialEnergyDrop\": " << potentialEnergyDrop << ",\n"
         << "  \"kineticEnergyOverPotentialDrop\": "
         << (potentialEnergyDrop > 0 ? last.kineticEnergy/potentialEnergyDrop : 0) << ",\n"
+        << "  \"settled\": " << (settled ? "true" : "false") << ",\n"
+        << "  \"endTime\": " << runTime.value() << ",\n"
         << "  \"steps\": " << totals.steps << ",\n"
         << "  \"contactPairsPerStep\": "
         << totals.pairContacts/max(totals.steps, label(1)) << ",\n"
@@ -341,7 +346,25 @@ int main(int argc, char *argv[])
         engine.writeState(os);
     };
 
-    const double potentialEnergy0 = potentialEnergy(particles, props.engine.gravity);
+    // Potential energy at injection: the reference of "released" energy,
+    // carried across restarts in <time>/uniform/demRunInfo.
+    double potentialEnergy0 = potentialEnergy(particles, props.engine.gravity);
+    const auto runInfoPath = [&runTime]()
+    {
+        return runTime.timePath()/"uniform"/"demRunInfo";
+    };
+    if (restarted && isFile(runInfoPath()))
+    {
+        potentialEnergy0 = dictionary(IFstream(runInfoPath())()).get<scalar>("potentialEnergy0");
+    }
+    const auto writeRunInfo = [&]()
+    {
+        OFstream os(runInfoPath());
+        os.precision(17);
+        os  << "potentialEnergy0 " << potentialEnergy0 << ";" << nl;
+    };
+    settleMonitor settle(cloudDict);
+    bool settled = false;
     particleTrace trace(runTime, cloudDict);
     trace.write(runTime, particles, true);
 
@@ -381,11 +404,28 @@ int main(int argc, char *argv[])
                 << "  ExecutionTime = " << runTime.elapsedCpuTime() << " s"
                 << nl;
         }
+        if
+        (
+            settle.active()
+         && settle.settled
+            (
+                runTime.value(), stats.kineticEnergy,
+                potentialEnergy0 - potentialEnergy(particles, props.engine.gravity)
+            )
+        )
+        {
+            settled = true;
+            Info<< "Settled at time " << runTime.timeName() << ": kinetic energy below "
+                << settle.ratio() << " of the released potential energy for "
+                << settle.duration() << " s; writing and ending the run" << nl;
+            runTime.writeAndEnd();
+        }
         trace.write(runTime, particles);
         if (runTime.writeTime())
         {
             writeDemCloud(mesh, props.cloudName, particles);
             writeEngineState();
+            writeRunInfo();
         }
     }
 
@@ -396,7 +436,8 @@ int main(int argc, char *argv[])
         potentialEnergy0 - potentialEnergy(particles, props.engine.gravity);
     writeSummary
     (
-        runTime, mesh, particles, totals, stats, wallSeconds, bedHeight, potentialDrop
+        runTime, mesh, particles, totals, stats, wallSeconds, bedHeight, potentialDrop,
+        settled
     );
     Info<< "End" << nl << endl;
     return 0;

@@ -194,9 +194,17 @@ Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
     const dictionary& coll = dict.subDict("collision");
     props.engine.pair = readContactLaw(coll.subDict("pair"));
     props.engine.wall = readContactLaw(coll.subDict("wall"));
-    props.engine.maxSweeps = coll.lookupOrDefault<label>("maxSweeps", 50);
+    props.engine.maxSweeps = coll.lookupOrDefault<label>("maxSweeps", sef::dem::EngineSettings().maxSweeps);
     if (props.engine.maxSweeps < 1) badEntry(coll, "maxSweeps", "must be >= 1");
     props.engine.onePartnerPerStep = coll.lookupOrDefault<bool>("onePartnerPerStep", false);
+    // Solver tolerances (defaults: sef::dem::EngineSettings; doc/dem.md)
+    const sef::dem::EngineSettings defaults;
+    props.engine.sweepTolerance =
+        readInRange(coll, "sweepTolerance", 1e-12, 1, defaults.sweepTolerance);
+    props.engine.contactReuseTolerance =
+        readInRange(coll, "contactReuseTolerance", 0, 1e-2, defaults.contactReuseTolerance);
+    props.engine.allowedPenetration =
+        readInRange(coll, "allowedPenetration", 0, 1e-3, defaults.allowedPenetration);
 
     return props;
 }
