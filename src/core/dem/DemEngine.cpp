@@ -394,9 +394,13 @@ void DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
                          c.law->model == CollisionModel::Paper ||
                              c.law->model == CollisionModel::Schwager ||
                              c.law->model == CollisionModel::Coulomb);
-            const double approach = d.normal.dot(relativeContactVelocity(solverBodies, c));
+            const Vec3 u = relativeContactVelocity(solverBodies, c);
+            const double approach = d.normal.dot(u);
             const bool resting = -approach <= restingSpeed;
             c.frame.targetNormalVelocity = resting ? 0.0 : -c.law->restitution * std::min(approach, 0.0);
+            // coulomb in a cluster: sticking target eps_t u_t of an impact
+            c.targetTangentialVelocity =
+                resting ? Vec3(Vec3::Zero()) : Vec3(c.law->tangentialRestitution * (u - approach * d.normal));
             WarmStartEntry& entry = warm.slot(activeSlot[k]);
             entry.resting = resting;
         }

@@ -13,6 +13,80 @@ Mat3 skew(const Vec3& v) {
     return S;
 }
 
+// Which coulomb contacts are in a cluster (a body with two or more
+// contacts; walls do not count), and their tangential frames.
+void prepareClusterFriction(const std::vector<SolverBody>& bodies,
+                            std::vector<SolverContact>& contacts) {
+    thread_local std::vector<int> degree;
+    degree.assign(bodies.size(), 0);
+    for (const SolverContact& c : contacts) {
+        ++degree[static_cast<std::size_t>(c.i)];
+        if (c.j >= 0) ++degree[static_cast<std::size_t>(c.j)];
+    }
+    for (SolverContact& c : contacts) {
+        c.clusterFriction = false;
+        if (c.law->model != CollisionModel::Coulomb || !(c.law->friction > 0.0)) continue;
+        if (degree[static_cast<std::size_t>(c.i)] < 2 &&
+            (c.j < 0 || degree[static_cast<std::size_t>(c.j)] < 2))
+            continue; // alone: the shared law, exactly
+        c.clusterFriction = true;
+        const Vec3& n = c.frame.normal;
+        c.tangent1 = n.unitOrthogonal();
+        c.tangent2 = n.cross(c.tangent1);
+        const Mat3& K = c.frame.compliance;
+        Eigen::Matrix2d Ktt;
+        Ktt << c.tangent1.dot(K * c.tangent1), c.tangent1.dot(K * c.tangent2),
+            c.tangent2.dot(K * c.tangent1), c.tangent2.dot(K * c.tangent2);
+        c.tangentialInverse = Ktt.inverse(); // SPD 2x2 block of SPD K
+    }
+}
+
+// One visit of a cluster coulomb contact: normal row, then the tangential
+// block projected onto the friction disc; returns the impulse added.
+Vec3 clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
+    const Vec3& n = c.frame.normal;
+    const Mat3& K = c.frame.compliance;
+    Vec3 u = relativeContactVelocity(bodies, c);
+    // Block step first: the sticking impulse of the whole 3x3 contact (the
+    // shared law's sticking answer); taken when it lies in the cone.
+    const Vec3 uFree = u - K * c.impulse;
+    const double uFreeN = n.dot(uFree);
+    if (!(uFreeN < c.frame.targetNormalVelocity)) {
+        const Vec3 dJ = -c.impulse; // separating fast enough: no impulse
+        if (!dJ.isZero(0.0)) {
+            c.impulse.setZero();
+            applyImpulse(bodies, c, dJ);
+        }
+        return dJ;
+    }
+    const Vec3 stick = c.frame.inverseCompliance *
+                       (c.frame.targetNormalVelocity * n + c.targetTangentialVelocity - uFree);
+    const double stickN = n.dot(stick);
+    if (stickN >= 0.0 && (stick - stickN * n).norm() <= c.law->friction * stickN) {
+        const Vec3 dJ = stick - c.impulse;
+        c.impulse = stick;
+        if (!dJ.isZero(0.0)) applyImpulse(bodies, c, dJ);
+        return dJ;
+    }
+    // Sliding: normal row, then the tangential block onto the disc.
+    const double lambdaN = n.dot(c.impulse);
+    const double newN =
+        std::max(0.0, lambdaN + (c.frame.targetNormalVelocity - n.dot(u)) / c.frame.normalCompliance);
+    Vec3 dJ = (newN - lambdaN) * n;
+    u += K * dJ;
+    const Vec3 slip = u - c.targetTangentialVelocity;
+    const Eigen::Vector2d slipT(c.tangent1.dot(slip), c.tangent2.dot(slip));
+    const Eigen::Vector2d lambdaT(c.tangent1.dot(c.impulse), c.tangent2.dot(c.impulse));
+    Eigen::Vector2d newT = lambdaT - c.tangentialInverse * slipT;
+    const double limit = c.law->friction * newN, size = newT.norm();
+    if (size > limit) newT *= size > 0.0 ? limit / size : 0.0;
+    dJ += (newT.x() - lambdaT.x()) * c.tangent1 + (newT.y() - lambdaT.y()) * c.tangent2;
+    if (dJ.isZero(0.0)) return dJ;
+    c.impulse += dJ;
+    applyImpulse(bodies, c, dJ);
+    return dJ;
+}
+
 } // namespace
 
 Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies, const SolverContact& c) {
@@ -81,6 +155,7 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
     // lastChange[b]: last sweep in which body b's velocity changed noticeably.
     thread_local std::vector<int> lastChange;
     lastChange.assign(bodies.size(), 0);
+    prepareClusterFriction(bodies, contacts);
     result.converged = false;
     for (int sweep = 0; sweep < maxSweeps; ++sweep) {
         ++result.sweeps;
@@ -119,6 +194,10 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                     b2.angularVelocity += dLambda * c.angular2;
                 }
                 velocityChange = std::abs(dLambda) * c.frame.normalCompliance;
+            } else if (c.clusterFriction) {
+                const Vec3 dJ = clusterFrictionUpdate(bodies, c);
+                if (dJ.isZero(0.0)) continue;
+                velocityChange = (c.frame.compliance * dJ).norm();
             } else {
                 const Vec3 u = relativeContactVelocity(bodies, c);
                 const Vec3 uFree = u - c.frame.compliance * c.impulse;
