@@ -48,6 +48,7 @@ struct ContactResult {
     int iterations = 0;       // Newton steps (+ GJK/EPA iterations on the fallback path)
     ContactStatus status = ContactStatus::closedForm;
     bool warmStarted = false; // the caller's warm start was used as the initial normal
+    bool onFlatPatch = false; // the point was moved to the centre of a flat overlap patch
     WallFeature feature = WallFeature::none; // wall polygons only
     int featureIndex = -1;                   // edge or vertex index (wall polygons only)
 };

@@ -146,6 +146,7 @@ ContactResult centredOnPatch(ContactResult r, const PosedBody& b1, const PosedBo
     const Vec3 offset = pairPatchOffset(b1, b2, r.normal, r.surfacePoint1, r.surfacePoint2);
     if (offset.isZero(0.0)) return r;
     r.point += offset;
+    r.onFlatPatch = true;
     r.surfacePoint1 = r.point + 0.5 * r.depth * r.normal;
     r.surfacePoint2 = r.point - 0.5 * r.depth * r.normal;
     return r;

@@ -226,6 +226,7 @@ ContactResult detectPolygonWallContact(const Superellipsoid& shape, const Pose& 
         face.surfacePoint1 += offset;
         face.surfacePoint2 += offset;
         face.point = 0.5 * (face.surfacePoint1 + face.surfacePoint2);
+        face.onFlatPatch = !offset.isZero(0.0);
         return face;
     }
 

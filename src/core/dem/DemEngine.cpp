@@ -290,7 +290,7 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
         entry.key = key;
         if (previous && settings.contactReuseTolerance > 0.0 &&
             reusePairReference(*previous, poseA, poseB, settings.contactReuseTolerance,
-                               std::min(radius[a], radius[b]), r)) {
+                               settings.flatContactReuseTolerance, std::min(radius[a], radius[b]), r)) {
             ++stats.reusedPairs;
             entry = *previous; // keeps the reference
             entry.impulse.setZero();
@@ -325,17 +325,28 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
         wallContacts.clear();
         wallSlots.clear();
         const Pose pose{bodies[i].position, bodies[i].orientation};
+        const PairPose particlePose{bodies[i].position, rotations[i], bodies[i].orientation};
         for (int f : nearFaces) {
             const ContactKey key = ContactKey::wall(ids[i], f);
             const WarmStartEntry* e = warm.find(key);
-            const ContactResult r =
-                detectFaceContact(ps.types[typeOf[i]].shape, pose, walls, f, e ? &e->normal : nullptr);
-            stats.newtonIterations += r.iterations;
-            if (r.status == ContactStatus::fallback) ++stats.fallbacks;
-            if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox)
-                continue;
+            ContactResult r;
             WarmStartEntry entry;
             entry.key = key;
+            if (e && settings.contactReuseTolerance > 0.0 &&
+                reuseWallReference(*e, particlePose, settings.contactReuseTolerance,
+                                   settings.flatContactReuseTolerance, radius[i], r)) {
+                ++stats.reusedWalls;
+                entry = *e; // keeps the reference
+                entry.impulse.setZero();
+                entry.resting = false;
+            } else {
+                r = detectFaceContact(ps.types[typeOf[i]].shape, pose, walls, f, e ? &e->normal : nullptr);
+                stats.newtonIterations += r.iterations;
+                if (r.status == ContactStatus::fallback) ++stats.fallbacks;
+                if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox)
+                    continue;
+                storeWallReference(entry, particlePose, r);
+            }
             entry.normal = r.normal;
             const int slot = warm.record(entry);
             if (!r.contact || !(r.depth > 0.0)) continue;

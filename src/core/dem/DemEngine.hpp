@@ -53,6 +53,8 @@ struct EngineSettings {
     // radius; rotation in rad) since that answer (dem/PairGeometryReuse.hpp).
     // 0: exact query every substep.
     double contactReuseTolerance = 1e-5;
+    // The same for an answer on a flat patch (blocky shapes, eps < ~0.5).
+    double flatContactReuseTolerance = 1e-4;
 };
 
 struct StepStatistics {
@@ -64,6 +66,7 @@ struct StepStatistics {
     long pushedBack = 0;          // particles pushed back inside the walls
     long candidatePairs = 0;      // broad-phase output
     long reusedPairs = 0;         // pair queries answered from the reference (no Newton)
+    long reusedWalls = 0;         // wall-face queries answered from the reference
     double maxOverlapOverDeq = 0; // largest penetration / d_eq after the step
     double kineticEnergy = 0;     // translational + rotational [J], at the END of the step
     long impulses = 0;            // impulses applied (all sweeps)

@@ -34,6 +34,7 @@ struct WarmStartEntry {
     // smaller id A (dem/PairGeometryReuse.hpp): relative pose of B in A's
     // frame, normal in A's frame, support points in each body frame.
     bool hasReference = false;
+    bool flatReference = false;                  // the answer was a flat-patch centre
     Quat relativeOrientation = Quat::Identity(); // q_A^-1 q_B
     Vec3 relativePosition = Vec3::Zero();        // R_A^T (x_B - x_A)
     Vec3 normalInA = Vec3::UnitZ();

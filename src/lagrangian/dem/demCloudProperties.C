@@ -203,6 +203,8 @@ Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
         readInRange(coll, "sweepTolerance", 1e-12, 1, defaults.sweepTolerance);
     props.engine.contactReuseTolerance =
         readInRange(coll, "contactReuseTolerance", 0, 1e-2, defaults.contactReuseTolerance);
+    props.engine.flatContactReuseTolerance =
+        readInRange(coll, "flatContactReuseTolerance", 0, 1e-2, defaults.flatContactReuseTolerance);
     props.engine.allowedPenetration =
         readInRange(coll, "allowedPenetration", 0, 1e-3, defaults.allowedPenetration);
 
