@@ -37,19 +37,26 @@ double conjugateExponent(double eps) { return eps >= 2.0 ? kInf : 2.0 / (2.0 - e
 //   hi-entry (1 + r^e*)^(-1/e),  lo-entry r^(e*-1) (1 + r^e*)^(-1/e)
 // (two pows). For eps = 2 (e = 1) the maximiser is the vertex of the larger
 // entry (ties: the first one); for al = be = 0 any point works: take (1, 0).
-void levelMaximiser(double al, double be, double eps, double& s, double& t) {
+// Returns the dual norm N = ||(al, be)||_e* as well: with 1/e* = 1 - eps/2,
+// N = hi (1 + r^e*)^(1/e*) = hi (1 + r^e*) sHi, so the support point needs
+// no separate norm evaluation (two pows fewer per call).
+double levelMaximiser(double al, double be, double eps, double& s, double& t) {
     const bool firstIsHi = al >= be;
     const double hi = firstIsHi ? al : be, lo = firstIsHi ? be : al;
-    double sHi = 1.0, sLo = 0.0;
+    double sHi = 1.0, sLo = 0.0, dualNorm = hi;
     if (hi > 0.0 && eps < 2.0) {
         const double r = lo / hi;
         const double rPow = r == 0.0 ? 0.0 : std::pow(r, eps / (2.0 - eps)); // r^(e*-1)
         const double rConj = rPow * r;                                          // r^e*
         sHi = eps == 1.0 ? 1.0 / std::sqrt(1.0 + rConj) : std::pow(1.0 + rConj, -0.5 * eps);
         sLo = rPow * sHi;
+        dualNorm = hi * (1.0 + rConj) * sHi;
+    } else if (eps >= 2.0) {
+        dualNorm = hi; // e* = Inf: the max norm
     }
     s = firstIsHi ? sHi : sLo;
     t = firstIsHi ? sLo : sHi;
+    return dualNorm;
 }
 
 void requireDirection(const Vec3& d, const char* function) {
@@ -89,8 +96,8 @@ Vec3 Superellipsoid::supportPoint(const Vec3& n) const {
     // with A = ||(al, be)||_p*, h = ||(A, C)||_q*, al = a|nx|, be = b|ny|, C = c|nz|.
     const double al = std::fabs(a_ * n[0]), be = std::fabs(b_ * n[1]), ga = std::fabs(c_ * n[2]);
     double u, v, rho, w;
-    levelMaximiser(al, be, eps2_, u, v);
-    levelMaximiser(norm2D(al, be, conjugateExponent(eps2_)), ga, eps1_, rho, w);
+    const double A = levelMaximiser(al, be, eps2_, u, v);
+    levelMaximiser(A, ga, eps1_, rho, w);
     auto sgn = [](double t) { return t >= 0.0 ? 1.0 : -1.0; };
     return {sgn(n[0]) * a_ * rho * u, sgn(n[1]) * b_ * rho * v, sgn(n[2]) * c_ * w};
 }
