@@ -5,9 +5,10 @@
 // start of the sequential-impulse solver).
 //
 // Flat and allocation-free in steady state: the entries of a substep are
-// appended in any order, then sorted once by key (commit); lookups of the
-// next substep are binary searches. Cheaper than a hash map here (no node
-// allocation, cache-friendly), and deterministic.
+// appended in any order; commit indexes them in an open-addressing table of
+// entry indices (linear probing, at most half full), so the lookups of the
+// next substep cost one or two probes. No sort and no node allocation;
+// deterministic (the insertion order is the contact-detection order).
 #include "geometry/Types.hpp"
 
 #include <cstdint>
@@ -55,13 +56,15 @@ public:
     void commit();
     void clear() { current_.clear(); next_.clear(); }
     std::size_t size() const { return current_.size(); }
-    // The entries `find` sees (sorted by key), e.g. to save them for a restart.
+    // The entries `find` sees, e.g. to save them for a restart.
     const std::vector<WarmStartEntry>& entries() const { return current_; }
-    // Replaces them (sorted here); for a restart.
+    // Replaces them; for a restart.
     void setEntries(std::vector<WarmStartEntry> entries);
 
 private:
+    void index();
     std::vector<WarmStartEntry> current_, next_;
+    std::vector<int> table_; // entry index of current_ per slot, -1: empty; size a power of 2
 };
 
 } // namespace sef::dem
