@@ -21,8 +21,8 @@
 //
 // Two tolerances. On curved surfaces the stored points leave the impulse's
 // line of action off the centre line by up to the relative translation:
-// frictionless spheres then gain spin that nothing removes (measured: 1e-4
-// made a settled sphere bed's kinetic energy grow steadily), so the curved
+// frictionless spheres then gain spin that nothing removes (doc/dem.md: a
+// tolerance of 1e-3 pumped energy into a sphere bed), so the curved
 // tolerance is tight. On a flat patch the exact query is expensive (patch
 // outline: ~80 support evaluations) and the stored patch centre is what a
 // fresh query returns up to the relative motion itself; the depth error is
