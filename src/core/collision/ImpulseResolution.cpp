@@ -7,11 +7,6 @@ namespace sef {
 
 namespace {
 
-Mat3 skew(const Vec3& v) {
-    Mat3 S;
-    S << 0.0, -v.z(), v.y(), v.z(), 0.0, -v.x(), -v.y(), v.x(), 0.0;
-    return S;
-}
 
 // -[r]x I^-1 [r]x: contribution of one body's rotation to K.
 Mat3 rotationalCompliance(const RigidBodyState& b, const Vec3& contactPoint) {

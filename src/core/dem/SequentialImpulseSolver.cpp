@@ -7,11 +7,6 @@ namespace sef::dem {
 
 namespace {
 
-Mat3 skew(const Vec3& v) {
-    Mat3 S;
-    S << 0.0, -v.z(), v.y(), v.z(), 0.0, -v.x(), -v.y(), v.x(), 0.0;
-    return S;
-}
 
 // Which coulomb contacts are in a cluster (a body with two or more
 // contacts; walls do not count), and their tangential frames.

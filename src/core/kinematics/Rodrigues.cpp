@@ -6,11 +6,6 @@
 namespace sef {
 
 namespace {
-Mat3 skew(const Vec3& v) {
-    Mat3 S;
-    S << 0.0, -v.z(), v.y(), v.z(), 0.0, -v.x(), -v.y(), v.x(), 0.0;
-    return S;
-}
 constexpr double pi = 3.14159265358979323846;
 } // namespace
 

@@ -10,27 +10,13 @@
 #include "collision/ContactImpulseLaw.hpp"
 #include "collision/ImpulseResolution.hpp"
 #include "kinematics/OrientationUpdate.hpp"
+#include "../support/RandomBodies.hpp"
 
 using namespace sef;
 
 namespace {
 
-// Random body as in conservationTest.cpp; armScale spreads the centres, so
-// the arms r_i = p - x_i grow and K couples normal and tangential directions
-// strongly (armScale 4: arms up to ~7 body sizes).
-RigidBodyState randomBody(std::mt19937_64& rng, double armScale) {
-    std::uniform_real_distribution<double> u(-1.0, 1.0), pos(0.5, 2.0);
-    RigidBodyState s;
-    s.mass = pos(rng);
-    const double ax = 0.3 * pos(rng), by = 0.3 * pos(rng), cz = 0.3 * pos(rng);
-    s.principalInertia = 0.2 * s.mass *
-                         Vec3(by * by + cz * cz, ax * ax + cz * cz, ax * ax + by * by);
-    s.orientation = quaternionFromRotationVector(3.0 * Vec3(u(rng), u(rng), u(rng)));
-    s.position = armScale * Vec3(u(rng), u(rng), u(rng));
-    s.velocity = 2.0 * Vec3(u(rng), u(rng), u(rng));
-    s.angularVelocity = 5.0 * Vec3(u(rng), u(rng), u(rng));
-    return s;
-}
+using test::randomBody;
 
 struct RandomPair {
     RigidBodyState a, b;

@@ -11,25 +11,14 @@
 #include "collision/ImpulseResolution.hpp"
 #include "dem/SequentialImpulseSolver.hpp"
 #include "kinematics/OrientationUpdate.hpp"
+#include "../support/RandomBodies.hpp"
 
 using namespace sef;
 using namespace sef::dem;
 
 namespace {
 
-RigidBodyState randomBody(std::mt19937_64& rng) {
-    std::uniform_real_distribution<double> u(-1.0, 1.0), pos(0.5, 2.0);
-    RigidBodyState s;
-    s.mass = pos(rng);
-    const double ax = 0.3 * pos(rng), by = 0.3 * pos(rng), cz = 0.3 * pos(rng);
-    s.principalInertia = 0.2 * s.mass *
-                         Vec3(by * by + cz * cz, ax * ax + cz * cz, ax * ax + by * by);
-    s.orientation = quaternionFromRotationVector(3.0 * Vec3(u(rng), u(rng), u(rng)));
-    s.position = Vec3(u(rng), u(rng), u(rng));
-    s.velocity = 2.0 * Vec3(u(rng), u(rng), u(rng));
-    s.angularVelocity = 5.0 * Vec3(u(rng), u(rng), u(rng));
-    return s;
-}
+using test::randomBody;
 
 SolverBody solverBody(const RigidBodyState& s) {
     SolverBody b;
