@@ -55,6 +55,10 @@ struct EngineSettings {
     double contactReuseTolerance = 1e-5;
     // The same for an answer on a flat patch (blocky shapes, eps < ~0.5).
     double flatContactReuseTolerance = 1e-4;
+    // Systems with at least this many particles are processed in spatial
+    // (grid-cell) order for memory locality; smaller ones in particle order.
+    // 0: never sort.
+    long spatialSortThreshold = 4096;
 };
 
 struct StepStatistics {
