@@ -4,6 +4,25 @@
 
 namespace sef::dem {
 
+namespace {
+
+// The reuse gate shared by pairs and walls: the pose (relative to A, or the
+// world pose for walls) moved by at most tolerance * radius and turned by at
+// most tolerance rad since the reference; the tolerance is the flat one for
+// a flat-patch answer.
+bool withinTolerance(const WarmStartEntry& e, const Vec3& position, const Quat& orientation,
+                     double curvedTolerance, double flatTolerance, double radius) {
+    if (!e.hasReference) return false;
+    const double tolerance = e.flatReference ? flatTolerance : curvedTolerance;
+    if ((position - e.relativePosition).squaredNorm() > tolerance * tolerance * radius * radius)
+        return false;
+    // rotation angle of q_ref^-1 q: 2 asin|vec| ~ 2 |vec|
+    const Quat change = e.relativeOrientation.conjugate() * orientation;
+    return 4.0 * change.vec().squaredNorm() <= tolerance * tolerance;
+}
+
+} // namespace
+
 void storePairReference(WarmStartEntry& e, const PairPose& A, const PairPose& B,
                         const ContactResult& r) {
     e.hasReference = true;
@@ -18,16 +37,10 @@ void storePairReference(WarmStartEntry& e, const PairPose& A, const PairPose& B,
 bool reusePairReference(const WarmStartEntry& e, const PairPose& A, const PairPose& B,
                         double curvedTolerance, double flatTolerance, double minRadius,
                         ContactResult& r) {
-    if (!e.hasReference) return false;
-    const double tolerance = e.flatReference ? flatTolerance : curvedTolerance;
-    const Vec3 relativePosition = A.rotation.transpose() * (B.position - A.position);
-    if ((relativePosition - e.relativePosition).squaredNorm() >
-        tolerance * tolerance * minRadius * minRadius)
+    if (!withinTolerance(e, A.rotation.transpose() * (B.position - A.position),
+                         A.orientation.conjugate() * B.orientation, curvedTolerance, flatTolerance,
+                         minRadius))
         return false;
-    // rotation angle of q_ref^-1 q_rel: 2 asin|vec| ~ 2 |vec|
-    const Quat relative = A.orientation.conjugate() * B.orientation;
-    const Quat change = e.relativeOrientation.conjugate() * relative;
-    if (4.0 * change.vec().squaredNorm() > tolerance * tolerance) return false;
     const Vec3 pA = A.position + A.rotation * e.supportA;
     const Vec3 pB = B.position + B.rotation * e.supportB;
     r = ContactResult{};
@@ -55,12 +68,8 @@ void storeWallReference(WarmStartEntry& e, const PairPose& P, const ContactResul
 
 bool reuseWallReference(const WarmStartEntry& e, const PairPose& P, double curvedTolerance,
                         double flatTolerance, double radius, ContactResult& r) {
-    if (!e.hasReference) return false;
-    const double tolerance = e.flatReference ? flatTolerance : curvedTolerance;
-    if ((P.position - e.relativePosition).squaredNorm() > tolerance * tolerance * radius * radius)
+    if (!withinTolerance(e, P.position, P.orientation, curvedTolerance, flatTolerance, radius))
         return false;
-    const Quat change = e.relativeOrientation.conjugate() * P.orientation;
-    if (4.0 * change.vec().squaredNorm() > tolerance * tolerance) return false;
     const Vec3& n = e.normalInA; // from the wall into the domain
     const Vec3 particlePoint = P.position + P.rotation * e.supportA;
     r = ContactResult{};
