@@ -199,6 +199,45 @@ bool centroid(const Outline& poly, Vec2& c) {
 
 Vec3 toOffset(const PatchFrame& frame, const Vec2& c) { return c.x() * frame.t1 + c.y() * frame.t2; }
 
+// Distance from c (inside) along the unit direction u to the boundary of a
+// counter-clockwise convex polygon.
+double exitDistance(const Outline& poly, const Vec2& c, const Vec2& u) {
+    double exit = std::numeric_limits<double>::infinity();
+    const std::size_t m = poly.size();
+    for (std::size_t i = 0; i < m; ++i) {
+        const Vec2 e = poly[(i + 1) % m] - poly[i];
+        const Vec2 outward(e.y(), -e.x());
+        const double speed = outward.dot(u); // > 0: the ray leaves through this edge
+        if (speed > 0.0) exit = std::min(exit, outward.dot(poly[i] - c) / speed);
+    }
+    return std::isfinite(exit) ? std::max(exit, 0.0) : 0.0;
+}
+
+// Half-width of a body along the unit world direction u (centre to its
+// support plane).
+double halfWidth(const PosedBody& body, const Vec3& u) { return u.dot(body.support(u) - body.position); }
+
+// Centroid and rim points of a patch (see ContactPatch.hpp); a rim point
+// along u is kept when it lies at least kRimMinimum times the half-width
+// along u of the flat bodies (the smaller one) from the centroid.
+PatchPoints patchPoints(const Outline& patch, const PatchFrame& frame, const PosedBody* flatA,
+                        const PosedBody* flatB) {
+    PatchPoints points;
+    Vec2 c;
+    if (!centroid(patch, c)) return points;
+    points.found = true;
+    points.centroid = toOffset(frame, c);
+    for (const Vec2& u : {Vec2(1, 0), Vec2(-1, 0), Vec2(0, 1), Vec2(0, -1)}) {
+        const double reach = kRimFraction * exitDistance(patch, c, u);
+        const Vec3 direction = toOffset(frame, u);
+        double width = HUGE_VAL;
+        for (const PosedBody* body : {flatA, flatB})
+            if (body != nullptr) width = std::min(width, halfWidth(*body, direction));
+        if (reach >= kRimMinimum * width) points.rim[points.rimCount++] = toOffset(frame, c + reach * u);
+    }
+    return points;
+}
+
 } // namespace
 
 bool hasFlatFaces(const Superellipsoid& shape) {
@@ -224,11 +263,11 @@ bool flatSupportAt(const PosedBody& body, const Vec3& direction) {
     return false;
 }
 
-Vec3 pairPatchOffset(const PosedBody& body1, const PosedBody& body2, const Vec3& n,
-                     const Vec3& p1, const Vec3& p2) {
+PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3& n,
+                      const Vec3& p1, const Vec3& p2) {
     const double d = n.dot(p1 - p2);
     const bool flat1 = flatSupportAt(body1, n), flat2 = flatSupportAt(body2, -n);
-    if (!(flat1 || flat2) || !(d > 0.0)) return Vec3::Zero();
+    if (!(flat1 || flat2) || !(d > 0.0)) return {};
     PatchFrame frame;
     frame.origin = 0.5 * (p1 + p2);
     alignedTangents(flat1 ? body1 : body2, n, frame.t1, frame.t2);
@@ -237,15 +276,13 @@ Vec3 pairPatchOffset(const PosedBody& body1, const PosedBody& body2, const Vec3&
     const Outline cap2 = capOutline(body2, -n, -n.dot(p1), d, p2, frame);
     // Both rings use the same tangent directions: both outlines run
     // counter-clockwise in the (t1, t2) frame.
-    Vec2 c;
-    if (!centroid(intersect(cap1, cap2), c)) return Vec3::Zero();
-    return toOffset(frame, c);
+    return patchPoints(intersect(cap1, cap2), frame, flat1 ? &body1 : nullptr, flat2 ? &body2 : nullptr);
 }
 
-Vec3 wallPatchOffset(const PosedBody& body, const Vec3& n, const Vec3& deepest, double depth,
-                     const std::vector<Vec3>* clipPoints,
-                     const std::vector<Vec3>* clipOutwardNormals) {
-    if (!(depth > 0.0) || !flatSupportAt(body, -n)) return Vec3::Zero();
+PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest, double depth,
+                      const std::vector<Vec3>* clipPoints,
+                      const std::vector<Vec3>* clipOutwardNormals) {
+    if (!(depth > 0.0) || !flatSupportAt(body, -n)) return {};
     PatchFrame frame;
     frame.origin = deepest + 0.5 * depth * n;
     alignedTangents(body, n, frame.t1, frame.t2);
@@ -259,9 +296,7 @@ Vec3 wallPatchOffset(const PosedBody& body, const Vec3& n, const Vec3& deepest, 
             patch = clip(patch, normal, b.dot((*clipPoints)[k] - frame.origin));
         }
     }
-    Vec2 c;
-    if (!centroid(patch, c)) return Vec3::Zero();
-    return toOffset(frame, c);
+    return patchPoints(patch, frame, &body, nullptr);
 }
 
 } // namespace sef

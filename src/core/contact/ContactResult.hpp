@@ -20,6 +20,7 @@
 //     necessarily exactly on the surfaces); depth and normal are unchanged.
 #include "geometry/Types.hpp"
 
+#include <array>
 #include <string>
 
 namespace sef {
@@ -38,6 +39,9 @@ const char* toString(ContactStatus status);
 // Which feature of a wall polygon touched the particle.
 enum class WallFeature { none, face, edge, vertex };
 
+// At most this many rim points per contact (ContactPatch.hpp).
+constexpr int kRimPoints = 4;
+
 struct ContactResult {
     bool contact = false;
     Vec3 point = Vec3::Zero();
@@ -49,6 +53,10 @@ struct ContactResult {
     ContactStatus status = ContactStatus::closedForm;
     bool warmStarted = false; // the caller's warm start was used as the initial normal
     bool onFlatPatch = false; // the point was moved to the centre of a flat overlap patch
+    // Flat-face contacts: further points inside the overlap patch, at
+    // mid-depth like `point` (ContactPatch.hpp, rim points).
+    std::array<Vec3, kRimPoints> rim{};
+    int rimCount = 0;
     WallFeature feature = WallFeature::none; // wall polygons only
     int featureIndex = -1;                   // edge or vertex index (wall polygons only)
 };

@@ -143,9 +143,13 @@ ContactResult fallback(const PosedBody& b1, const PosedBody& b2, double lengthSc
 // rule) to the centre of the overlap patch (ContactPatch.hpp).
 ContactResult centredOnPatch(ContactResult r, const PosedBody& b1, const PosedBody& b2) {
     if (!r.contact) return r;
-    const Vec3 offset = pairPatchOffset(b1, b2, r.normal, r.surfacePoint1, r.surfacePoint2);
-    if (offset.isZero(0.0)) return r;
-    r.point += offset;
+    const PatchPoints patch = pairPatch(b1, b2, r.normal, r.surfacePoint1, r.surfacePoint2);
+    if (!patch.found) return r;
+    const Vec3 midpoint = r.point;
+    for (int k = 0; k < patch.rimCount; ++k) r.rim[k] = midpoint + patch.rim[k];
+    r.rimCount = patch.rimCount;
+    if (patch.centroid.isZero(0.0)) return r;
+    r.point += patch.centroid;
     r.onFlatPatch = true;
     r.surfacePoint1 = r.point + 0.5 * r.depth * r.normal;
     r.surfacePoint2 = r.point - 0.5 * r.depth * r.normal;

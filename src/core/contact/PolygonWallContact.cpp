@@ -222,11 +222,13 @@ ContactResult detectPolygonWallContact(const Superellipsoid& shape, const Pose& 
             cutPoints.push_back(polygon.vertices[k]);
             cutNormals.push_back(frame.outward[k]);
         }
-        const Vec3 offset = wallPatchOffset(body, n, deepest, faceDepth, &cutPoints, &cutNormals);
-        face.surfacePoint1 += offset;
-        face.surfacePoint2 += offset;
+        const PatchPoints patch = wallPatch(body, n, deepest, faceDepth, &cutPoints, &cutNormals);
+        for (int k = 0; k < patch.rimCount; ++k) face.rim[k] = face.point + patch.rim[k];
+        face.rimCount = patch.rimCount;
+        face.surfacePoint1 += patch.centroid;
+        face.surfacePoint2 += patch.centroid;
         face.point = 0.5 * (face.surfacePoint1 + face.surfacePoint2);
-        face.onFlatPatch = !offset.isZero(0.0);
+        face.onFlatPatch = !patch.centroid.isZero(0.0);
         return face;
     }
 

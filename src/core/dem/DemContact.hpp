@@ -18,6 +18,9 @@ struct DemContact {
     Vec3 point = Vec3::Zero();  // where the impulse acts
     Vec3 normal = Vec3::UnitZ();
     double depth = 0.0;
+    // A rim point of a flat-face contact (contact/ContactPatch.hpp): a
+    // velocity constraint only (depth 0, no overlap removal, not counted).
+    bool rim = false;
     bool isWall() const { return j < 0; }
 };
 

@@ -90,6 +90,12 @@ struct DemEngine::Impl {
     std::vector<SolverBody> solverBodies;
     std::vector<SolverContact> solverContacts;
     std::vector<int> nearFaces, wallSlots;
+    struct WallResult {
+        int slot;
+        ContactKey key;
+        ContactResult result;
+    };
+    std::vector<WallResult> wallResults;
     CellGrid grid;
 
     const ParticleSystem* system = nullptr;
@@ -105,6 +111,8 @@ struct DemEngine::Impl {
     void halfKick(double h);
     void drift(double h);
     void detect(StepStatistics& stats);
+    void addRimPoints(const ContactResult& r, const ContactKey& key, int i, int j, int face,
+                      StepStatistics& stats);
     void resolveImpulses(double h, StepStatistics& stats);
     void removeOverlaps(double h);
     void pushBack(StepStatistics& stats);
@@ -363,6 +371,7 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
         ++stats.pairContacts;
         stats.maxOverlapOverDeq =
             std::max(stats.maxOverlapOverDeq, r.depth / std::min(diameter[i], diameter[j]));
+        addRimPoints(r, key, i, j, -1, stats);
     });
 
     // Walls: faces within the bounding sphere of each particle.
@@ -372,6 +381,7 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
         if (nearFaces.empty()) continue;
         wallContacts.clear();
         wallSlots.clear();
+        wallResults.clear();
         const Pose pose{bodies[i].position, bodies[i].orientation};
         const PairPose particlePose{bodies[i].position, rotations[i], bodies[i].orientation};
         for (int f : nearFaces) {
@@ -402,18 +412,39 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
             // collision module wants it from the particle into the wall.
             wallContacts.push_back(DemContact{static_cast<int>(i), -1, f, r.surfacePoint2,
                                               Vec3(-r.normal), r.depth});
-            wallSlots.push_back(slot);
+            // parallel to wallContacts through the merge: index of its slot and result
+            wallSlots.push_back(static_cast<int>(wallResults.size()));
+            wallResults.push_back({slot, key, r});
         }
         mergeDuplicateWallContacts(wallContacts, wallSlots);
         for (std::size_t k = 0; k < wallContacts.size(); ++k) {
             const DemContact& c = wallContacts[k];
+            const WallResult& w = wallResults[static_cast<std::size_t>(wallSlots[k])];
             contacts.push_back(c);
-            contactSlot.push_back(wallSlots[k]);
+            contactSlot.push_back(w.slot);
             ++stats.wallContacts;
             stats.maxOverlapOverDeq = std::max(stats.maxOverlapOverDeq, c.depth / diameter[i]);
+            addRimPoints(w.result, w.key, static_cast<int>(i), -1, c.face, stats);
         }
     }
     stats.contacts = stats.pairContacts + stats.wallContacts;
+}
+
+// Rim points of a flat-face contact (contact/ContactPatch.hpp) become
+// velocity constraints with the contact's normal, each with its own warm
+// start (key part 1..kRimPoints).
+void DemEngine::Impl::addRimPoints(const ContactResult& r, const ContactKey& key, int i, int j,
+                                   int face, StepStatistics& stats) {
+    if (!settings.patchRimPoints || settings.onePartnerPerStep) return;
+    const Vec3 normal = contacts.back().normal; // as the solver wants it
+    for (int k = 0; k < r.rimCount; ++k) {
+        WarmStartEntry entry;
+        entry.key = key.rimPoint(k);
+        entry.normal = normal;
+        contacts.push_back(DemContact{i, j, face, r.rim[static_cast<std::size_t>(k)], normal, 0.0, true});
+        contactSlot.push_back(warm.record(entry));
+        ++stats.rimPoints;
+    }
 }
 
 void DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
@@ -527,6 +558,7 @@ void DemEngine::Impl::removeOverlaps(double h) {
         bool changed = false;
         for (std::size_t k = 0; k < active.size(); ++k) {
             const DemContact& c = active[k];
+            if (c.rim) continue; // velocity constraint only
             const double w1 = 1.0 / bodies[c.i].mass;
             const double w2 = c.isWall() ? 0.0 : 1.0 / bodies[c.j].mass;
             const double depth =

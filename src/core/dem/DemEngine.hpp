@@ -59,6 +59,11 @@ struct EngineSettings {
     // (grid-cell) order for memory locality; smaller ones in particle order.
     // 0: never sort.
     long spatialSortThreshold = 4096;
+    // Flat-face contacts also constrain the approach velocity at the rim
+    // points of their overlap patch (contact/ContactPatch.hpp), so a block
+    // resting on a face cannot rock on its patch centroid for ever. Not with
+    // onePartnerPerStep (the paper's single impulse per particle).
+    bool patchRimPoints = true;
 };
 
 struct StepStatistics {
@@ -71,6 +76,7 @@ struct StepStatistics {
     long candidatePairs = 0;      // broad-phase output
     long reusedPairs = 0;         // pair queries answered from the reference (no Newton)
     long reusedWalls = 0;         // wall-face queries answered from the reference
+    long rimPoints = 0;           // rim-point constraints added to flat-face contacts
     double maxOverlapOverDeq = 0; // largest penetration / d_eq after the step
     double kineticEnergy = 0;     // translational + rotational [J], at the END of the step
     long impulses = 0;            // impulses applied (all sweeps)

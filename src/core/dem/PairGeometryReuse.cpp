@@ -21,6 +21,18 @@ bool withinTolerance(const WarmStartEntry& e, const Vec3& position, const Quat& 
     return 4.0 * change.vec().squaredNorm() <= tolerance * tolerance;
 }
 
+// Rim points move with A (pairs) / the particle (walls): within the reuse
+// tolerance the patch moves with the bodies.
+void storeRim(WarmStartEntry& e, const PairPose& frame, const ContactResult& r) {
+    e.rimCount = r.rimCount;
+    for (int k = 0; k < r.rimCount; ++k) e.rimInA[k] = frame.rotation.transpose() * (r.rim[k] - frame.position);
+}
+
+void reuseRim(const WarmStartEntry& e, const PairPose& frame, ContactResult& r) {
+    r.rimCount = static_cast<int>(e.rimCount);
+    for (int k = 0; k < r.rimCount; ++k) r.rim[k] = frame.position + frame.rotation * e.rimInA[k];
+}
+
 } // namespace
 
 void storePairReference(WarmStartEntry& e, const PairPose& A, const PairPose& B,
@@ -32,6 +44,7 @@ void storePairReference(WarmStartEntry& e, const PairPose& A, const PairPose& B,
     e.normalInA = A.rotation.transpose() * r.normal;
     e.supportA = A.rotation.transpose() * (r.surfacePoint1 - A.position);
     e.supportB = B.rotation.transpose() * (r.surfacePoint2 - B.position);
+    storeRim(e, A, r);
 }
 
 bool reusePairReference(const WarmStartEntry& e, const PairPose& A, const PairPose& B,
@@ -52,6 +65,7 @@ bool reusePairReference(const WarmStartEntry& e, const PairPose& A, const PairPo
     r.contact = r.depth > 0.0;
     r.status = ContactStatus::newton; // an earlier Newton answer, carried along
     r.onFlatPatch = e.flatReference;
+    reuseRim(e, A, r);
     return true;
 }
 
@@ -64,6 +78,7 @@ void storeWallReference(WarmStartEntry& e, const PairPose& P, const ContactResul
     e.normalInA = r.normal;                                           // world (the face's)
     e.supportA = P.rotation.transpose() * (r.surfacePoint2 - P.position); // particle, body frame
     e.supportB = r.surfacePoint1;                                     // on the face plane, world
+    storeRim(e, P, r);
 }
 
 bool reuseWallReference(const WarmStartEntry& e, const PairPose& P, double curvedTolerance,
@@ -82,6 +97,7 @@ bool reuseWallReference(const WarmStartEntry& e, const PairPose& P, double curve
     r.status = ContactStatus::closedForm;
     r.feature = WallFeature::face;
     r.onFlatPatch = e.flatReference;
+    reuseRim(e, P, r);
     return true;
 }
 

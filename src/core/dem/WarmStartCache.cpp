@@ -7,9 +7,10 @@ namespace sef::dem {
 namespace {
 
 std::size_t slotOf(const ContactKey& key, std::size_t mask) {
-    // 64-bit mix of both ids (multiplicative hashing, then the high bits folded in)
+    // 64-bit mix of both ids and the part (multiplicative hashing, then the high bits folded in)
     std::uint64_t h = static_cast<std::uint64_t>(key.a) * 0x9E3779B97F4A7C15ull;
     h ^= static_cast<std::uint64_t>(key.b) * 0xC2B2AE3D27D4EB4Full;
+    h ^= static_cast<std::uint64_t>(key.part) * 0x165667B19E3779F9ull;
     h ^= h >> 29;
     return static_cast<std::size_t>(h) & mask;
 }

@@ -9,7 +9,10 @@
 // entry indices (linear probing, at most half full), so the lookups of the
 // next substep cost one or two probes. No sort and no node allocation;
 // deterministic (the insertion order is the contact-detection order).
+#include "contact/ContactResult.hpp"
 #include "geometry/Types.hpp"
+
+#include <array>
 
 #include <cstdint>
 #include <vector>
@@ -18,12 +21,16 @@ namespace sef::dem {
 
 struct ContactKey {
     std::int64_t a = 0, b = 0; // pair: (smaller id, larger id); wall: (id, -1 - face)
-    bool operator<(const ContactKey& o) const { return a < o.a || (a == o.a && b < o.b); }
-    bool operator==(const ContactKey& o) const { return a == o.a && b == o.b; }
+    std::int64_t part = 0;     // 0: the contact point; 1..kRimPoints: its rim points
+    bool operator<(const ContactKey& o) const {
+        return a < o.a || (a == o.a && (b < o.b || (b == o.b && part < o.part)));
+    }
+    bool operator==(const ContactKey& o) const { return a == o.a && b == o.b && part == o.part; }
     static ContactKey pair(std::int64_t idA, std::int64_t idB) {
         return idA < idB ? ContactKey{idA, idB} : ContactKey{idB, idA};
     }
     static ContactKey wall(std::int64_t id, int face) { return ContactKey{id, -1 - static_cast<std::int64_t>(face)}; }
+    ContactKey rimPoint(int k) const { return ContactKey{a, b, k + 1}; }
 };
 
 struct WarmStartEntry {
@@ -40,6 +47,10 @@ struct WarmStartEntry {
     Vec3 relativePosition = Vec3::Zero();        // R_A^T (x_B - x_A)
     Vec3 normalInA = Vec3::UnitZ();
     Vec3 supportA = Vec3::Zero(), supportB = Vec3::Zero();
+    // The rim points of that answer (ContactPatch.hpp), body frame of A /
+    // of the particle.
+    std::array<Vec3, kRimPoints> rimInA{};
+    std::int64_t rimCount = 0;
 };
 
 class WarmStartCache {

@@ -197,6 +197,8 @@ Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
     props.engine.maxSweeps = coll.lookupOrDefault<label>("maxSweeps", sef::dem::EngineSettings().maxSweeps);
     if (props.engine.maxSweeps < 1) badEntry(coll, "maxSweeps", "must be >= 1");
     props.engine.onePartnerPerStep = coll.lookupOrDefault<bool>("onePartnerPerStep", false);
+    props.engine.patchRimPoints =
+        coll.lookupOrDefault<bool>("patchRimPoints", sef::dem::EngineSettings().patchRimPoints);
     // Solver tolerances (defaults: sef::dem::EngineSettings; doc/dem.md)
     const sef::dem::EngineSettings defaults;
     props.engine.sweepTolerance =
