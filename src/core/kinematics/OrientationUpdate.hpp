@@ -8,7 +8,24 @@
 // quaternion stays unit up to round-off; it is re-normalised anyway).
 #include "geometry/Types.hpp"
 
+#include <cmath>
+
 namespace sef {
+
+// cos(x) and sin(x)/x. The angles of one substep are tiny (|w| h ~ 1e-6 in
+// a settled bed), where the libm calls dominate the rotation update: below
+// |x| < 1e-2 the Taylor series through x^8 is exact to round-off (the first
+// dropped terms, x^10/10! and x^10/11!, are below 3e-27).
+struct CosSinc {
+    double cos, sinc;
+};
+inline CosSinc cosSinc(double x) {
+    const double x2 = x * x;
+    if (x2 < 1e-4)
+        return {1.0 - x2 / 2.0 * (1.0 - x2 / 12.0 * (1.0 - x2 / 30.0 * (1.0 - x2 / 56.0))),
+                1.0 - x2 / 6.0 * (1.0 - x2 / 20.0 * (1.0 - x2 / 42.0 * (1.0 - x2 / 72.0)))};
+    return {std::cos(x), std::sin(x) / x};
+}
 
 // Unit quaternion of the rotation by the rotation vector theta (angle |theta|
 // about theta/|theta|): exp(theta/2). Accurate for tiny angles (series).
