@@ -105,10 +105,12 @@ struct DemEngine::Impl {
     void halfKick(double h);
     void drift(double h);
     void detect(StepStatistics& stats);
-    void resolveImpulses(double h, StepStatistics& stats);
-    void removeOverlaps(double h);
-    void pushBack(StepStatistics& stats);
+    double resolveImpulses(double h, StepStatistics& stats);
+    double removeOverlaps(double h);
+    double pushBack(StepStatistics& stats);
+    double potentialChange(std::size_t i, const Vec3& displacement) const;
     void checkFinite(const char* where) const;
+    void checkFiniteVelocities(const char* where) const;
 };
 
 DemEngine::DemEngine(std::vector<WallFace> walls, EngineSettings settings)
@@ -278,20 +280,15 @@ void DemEngine::Impl::substep(double h, StepStatistics& stats) {
     start.resize(bodies.size());
     for (std::size_t i = 0; i < bodies.size(); ++i) start[i] = bodies[i].position;
     halfKick(h);
-    checkFinite("after integration");
+    // Positions and orientations were checked at the end of the last
+    // substep (or the start of the step); the half kick changed velocities.
+    checkFiniteVelocities("after integration");
     detect(stats);
-    double kinetic = 0.0;
-    for (const RigidBodyState& b : bodies) kinetic -= b.kineticEnergy();
-    resolveImpulses(h, stats);
-    for (const RigidBodyState& b : bodies) kinetic += b.kineticEnergy();
-    stats.impulseEnergyChange += kinetic;
+    stats.impulseEnergyChange += resolveImpulses(h, stats);
     drift(h);
-    double potential = 0.0;
-    for (const RigidBodyState& b : bodies) potential += b.mass * settings.gravity.dot(b.position);
-    removeOverlaps(h);
+    double potential = removeOverlaps(h);
     halfKick(h);
-    pushBack(stats);
-    for (const RigidBodyState& b : bodies) potential -= b.mass * settings.gravity.dot(b.position);
+    potential += pushBack(stats);
     stats.projectionPotentialChange += potential;
     checkFinite("after the collision stage");
 }
@@ -416,7 +413,10 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
     stats.contacts = stats.pairContacts + stats.wallContacts;
 }
 
-void DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
+// Returns the kinetic energy change by the impulses (summed over the bodies
+// whose velocity they changed; the others contribute exactly zero).
+double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
+    double kinetic = 0.0;
     if (settings.onePartnerPerStep) {
         const std::vector<std::size_t> chosen = selectOnePartnerPerParticle(contacts, bodies.size(), true);
         active.clear();
@@ -491,8 +491,13 @@ void DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
         stats.impulses += r.updates;
         if (!r.converged && !settings.onePartnerPerStep) ++stats.sweepLimitReached;
         for (std::size_t i = 0; i < bodies.size(); ++i) {
-            bodies[i].velocity = solverBodies[i].velocity;
-            bodies[i].angularVelocity = solverBodies[i].angularVelocity;
+            RigidBodyState& b = bodies[i];
+            const SolverBody& sb = solverBodies[i];
+            if (b.velocity == sb.velocity && b.angularVelocity == sb.angularVelocity) continue;
+            kinetic -= b.kineticEnergy();
+            b.velocity = sb.velocity;
+            b.angularVelocity = sb.angularVelocity;
+            kinetic += b.kineticEnergy();
         }
         for (std::size_t k = 0; k < active.size(); ++k) {
             const DemContact& d = active[k];
@@ -502,10 +507,12 @@ void DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
         }
     }
     warm.commit();
+    return kinetic;
 }
 
-void DemEngine::Impl::removeOverlaps(double h) {
-    if (active.empty()) return;
+// Returns the gravity potential change of the corrections.
+double DemEngine::Impl::removeOverlaps(double h) {
+    if (active.empty()) return 0.0;
     // Depth after the drift, linearised: depth - h u_n (u_n: relative normal
     // velocity after the impulses, rotation included), minus the allowed
     // penetration; then projected Gauss-Seidel on accumulated position
@@ -541,11 +548,19 @@ void DemEngine::Impl::removeOverlaps(double h) {
         }
         if (!changed) break;
     }
-    for (std::size_t i = 0; i < bodies.size(); ++i) bodies[i].position += shift[i];
+    double potential = 0.0;
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        if (shift[i].isZero(0.0)) continue;
+        bodies[i].position += shift[i];
+        potential += potentialChange(i, shift[i]);
+    }
+    return potential;
 }
 
-void DemEngine::Impl::pushBack(StepStatistics& stats) {
-    if (walls.empty()) return;
+// Returns the gravity potential change of the push-backs.
+double DemEngine::Impl::pushBack(StepStatistics& stats) {
+    double potential = 0.0;
+    if (walls.empty()) return potential;
     const ParticleSystem& ps = *system;
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         RigidBodyState& b = bodies[i];
@@ -560,10 +575,17 @@ void DemEngine::Impl::pushBack(StepStatistics& stats) {
         Vec3 back = crossing.point - reach * n;
         // Fallback for tight corners: the start of the substep was inside.
         if (walls.firstOutwardCrossing(start[i], back).face >= 0) back = start[i];
+        potential += potentialChange(i, back - b.position);
         b.position = back;
         const double outward = b.velocity.dot(n);
         if (outward > 0.0) b.velocity -= outward * n;
     }
+    return potential;
+}
+
+// Gravity potential change -m g.dx of moving body i by dx.
+double DemEngine::Impl::potentialChange(std::size_t i, const Vec3& displacement) const {
+    return -bodies[i].mass * settings.gravity.dot(displacement);
 }
 
 void DemEngine::Impl::checkFinite(const char* where) const {
@@ -572,6 +594,11 @@ void DemEngine::Impl::checkFinite(const char* where) const {
             throw std::runtime_error("DEM step: particle id " + std::to_string(ids[i]) +
                                      " has a non-finite position, orientation, velocity or "
                                      "angular velocity " + where);
+}
+
+void DemEngine::Impl::checkFiniteVelocities(const char* where) const {
+    for (const RigidBodyState& b : bodies)
+        if (!b.velocity.allFinite()) return checkFinite(where); // names the particle
 }
 
 } // namespace sef::dem

@@ -21,9 +21,9 @@ struct CosSinc {
 };
 inline CosSinc cosSinc(double x) {
     const double x2 = x * x;
-    if (x2 < 1e-4)
-        return {1.0 - x2 / 2.0 * (1.0 - x2 / 12.0 * (1.0 - x2 / 30.0 * (1.0 - x2 / 56.0))),
-                1.0 - x2 / 6.0 * (1.0 - x2 / 20.0 * (1.0 - x2 / 42.0 * (1.0 - x2 / 72.0)))};
+    if (x2 < 1e-4) // Horner with the reciprocal factorials (no divisions)
+        return {1.0 + x2 * (-1.0 / 2 + x2 * (1.0 / 24 + x2 * (-1.0 / 720 + x2 * (1.0 / 40320)))),
+                1.0 + x2 * (-1.0 / 6 + x2 * (1.0 / 120 + x2 * (-1.0 / 5040 + x2 * (1.0 / 362880))))};
     return {std::cos(x), std::sin(x) / x};
 }
 
