@@ -1,7 +1,8 @@
 // The subcycled DEM step. Per substep of length h (kick-drift-kick with the
 // collision stage between the first kick and the drift):
 //   1. half kick: v += (g + F/m) h/2;
-//   2. broad phase: cell grid of bounding spheres (contact module);
+//   2. broad phase: cell grid of bounding spheres, cached as a Verlet list
+//      (contact module);
 //   3. narrow phase at the current positions: pairs (warm-started with last
 //      substep's common normal, keyed by the particle ids) and wall faces near
 //      each particle (wall index), duplicate wall contacts merged;
@@ -29,8 +30,8 @@
 
 #include "collision/CollisionParameters.hpp"
 #include "collision/ImpulseResolution.hpp"
-#include "contact/CellGrid.hpp"
 #include "contact/PairContact.hpp"
+#include "contact/VerletPairList.hpp"
 #include "dem/DemContact.hpp"
 #include "dem/PairGeometryReuse.hpp"
 #include "dem/SequentialImpulseSolver.hpp"
@@ -90,7 +91,7 @@ struct DemEngine::Impl {
     std::vector<SolverBody> solverBodies;
     std::vector<SolverContact> solverContacts;
     std::vector<int> nearFaces, wallSlots;
-    CellGrid grid;
+    VerletPairList candidates;                // broad phase, cached between substeps
 
     const ParticleSystem* system = nullptr;
 
@@ -318,11 +319,10 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
     // Pairs: cell grid of bounding spheres, then the narrow phase.
     centres.resize(n);
     for (std::size_t i = 0; i < n; ++i) centres[i] = bodies[i].position;
-    grid.build(centres, radius);
     contactSlot.clear();
     rotations.resize(n);
     for (std::size_t i = 0; i < n; ++i) rotations[i] = bodies[i].orientation.toRotationMatrix();
-    grid.forEachCandidatePair([&](int i, int j) {
+    candidates.forEachCandidatePair(centres, radius, ids, [&](int i, int j) {
         ++stats.candidatePairs;
         const bool ordered = ids[i] < ids[j];
         const int a = ordered ? i : j, b = ordered ? j : i; // a: smaller id
