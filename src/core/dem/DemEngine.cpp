@@ -33,6 +33,7 @@
 #include "contact/PairContact.hpp"
 #include "contact/VerletPairList.hpp"
 #include "dem/DemContact.hpp"
+#include "dem/NearFaceCache.hpp"
 #include "dem/PairGeometryReuse.hpp"
 #include "dem/SequentialImpulseSolver.hpp"
 #include "dem/WarmStartCache.hpp"
@@ -91,6 +92,7 @@ struct DemEngine::Impl {
     std::vector<SolverBody> solverBodies;
     std::vector<SolverContact> solverContacts;
     std::vector<int> nearFaces, wallSlots;
+    NearFaceCache faceCache;                  // wall faces near each particle, cached
     VerletPairList candidates;                // broad phase, cached between substeps
 
     const ParticleSystem* system = nullptr;
@@ -365,7 +367,7 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
     // Walls: faces within the bounding sphere of each particle.
     for (std::size_t i = 0; i < n && !walls.empty(); ++i) {
         nearFaces.clear();
-        walls.facesNear(bodies[i].position, radius[i], nearFaces);
+        faceCache.facesNear(walls, i, ids[i], radius[i], bodies[i].position, radius[i], nearFaces);
         if (nearFaces.empty()) continue;
         wallContacts.clear();
         wallSlots.clear();
@@ -564,7 +566,10 @@ double DemEngine::Impl::pushBack(StepStatistics& stats) {
     const ParticleSystem& ps = *system;
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         RigidBodyState& b = bodies[i];
-        const WallSet::Crossing crossing = walls.firstOutwardCrossing(start[i], b.position);
+        nearFaces.clear();
+        faceCache.facesNear(walls, i, ids[i], radius[i], 0.5 * (start[i] + b.position),
+                            0.5 * (b.position - start[i]).norm(), nearFaces);
+        const WallSet::Crossing crossing = walls.firstOutwardCrossing(start[i], b.position, nearFaces);
         if (crossing.face < 0) continue;
         ++stats.pushedBack;
         const Vec3& n = walls.outwardNormalOf(crossing.face);
