@@ -39,6 +39,9 @@ public:
     // (centre, radius): used for wall faces (bounding sphere of the face).
     template <class Visitor> void forEachNear(const Vec3& centre, double radius, Visitor&& visit) const;
 
+    // Cell of particle i; candidate pairs of i are visited by ascending cell.
+    int cellOfParticle(int i) const { return cellOfParticle_[static_cast<std::size_t>(i)]; }
+
     double cellSize() const { return cellSize_; }
     std::size_t cellCount() const { return cellStart_.empty() ? 0 : cellStart_.size() - 1; }
 

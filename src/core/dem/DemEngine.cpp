@@ -1,7 +1,8 @@
 // The subcycled DEM step. Per substep of length h (kick-drift-kick with the
 // collision stage between the first kick and the drift):
 //   1. half kick: v += (g + F/m) h/2;
-//   2. broad phase: cell grid of bounding spheres (contact module);
+//   2. broad phase: cell grid of bounding spheres, cached as a Verlet list
+//      (contact module);
 //   3. narrow phase at the current positions: pairs (warm-started with last
 //      substep's common normal, keyed by the particle ids) and wall faces near
 //      each particle (wall index), duplicate wall contacts merged;
@@ -29,9 +30,10 @@
 
 #include "collision/CollisionParameters.hpp"
 #include "collision/ImpulseResolution.hpp"
-#include "contact/CellGrid.hpp"
 #include "contact/PairContact.hpp"
+#include "contact/VerletPairList.hpp"
 #include "dem/DemContact.hpp"
+#include "dem/NearFaceCache.hpp"
 #include "dem/PairGeometryReuse.hpp"
 #include "dem/SequentialImpulseSolver.hpp"
 #include "dem/WarmStartCache.hpp"
@@ -96,7 +98,8 @@ struct DemEngine::Impl {
         ContactResult result;
     };
     std::vector<WallResult> wallResults;
-    CellGrid grid;
+    NearFaceCache faceCache;                  // wall faces near each particle, cached
+    VerletPairList candidates;                // broad phase, cached between substeps
 
     const ParticleSystem* system = nullptr;
 
@@ -113,10 +116,12 @@ struct DemEngine::Impl {
     void detect(StepStatistics& stats);
     void addRimPoints(const ContactResult& r, const ContactKey& key, int i, int j, int face,
                       StepStatistics& stats);
-    void resolveImpulses(double h, StepStatistics& stats);
-    void removeOverlaps(double h);
-    void pushBack(StepStatistics& stats);
+    double resolveImpulses(double h, StepStatistics& stats);
+    double removeOverlaps(double h);
+    double pushBack(StepStatistics& stats);
+    double potentialChange(std::size_t i, const Vec3& displacement) const;
     void checkFinite(const char* where) const;
+    void checkFiniteVelocities(const char* where) const;
 };
 
 DemEngine::DemEngine(std::vector<WallFace> walls, EngineSettings settings)
@@ -286,20 +291,15 @@ void DemEngine::Impl::substep(double h, StepStatistics& stats) {
     start.resize(bodies.size());
     for (std::size_t i = 0; i < bodies.size(); ++i) start[i] = bodies[i].position;
     halfKick(h);
-    checkFinite("after integration");
+    // Positions and orientations were checked at the end of the last
+    // substep (or the start of the step); the half kick changed velocities.
+    checkFiniteVelocities("after integration");
     detect(stats);
-    double kinetic = 0.0;
-    for (const RigidBodyState& b : bodies) kinetic -= b.kineticEnergy();
-    resolveImpulses(h, stats);
-    for (const RigidBodyState& b : bodies) kinetic += b.kineticEnergy();
-    stats.impulseEnergyChange += kinetic;
+    stats.impulseEnergyChange += resolveImpulses(h, stats);
     drift(h);
-    double potential = 0.0;
-    for (const RigidBodyState& b : bodies) potential += b.mass * settings.gravity.dot(b.position);
-    removeOverlaps(h);
+    double potential = removeOverlaps(h);
     halfKick(h);
-    pushBack(stats);
-    for (const RigidBodyState& b : bodies) potential -= b.mass * settings.gravity.dot(b.position);
+    potential += pushBack(stats);
     stats.projectionPotentialChange += potential;
     checkFinite("after the collision stage");
 }
@@ -329,11 +329,10 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
     // Pairs: cell grid of bounding spheres, then the narrow phase.
     centres.resize(n);
     for (std::size_t i = 0; i < n; ++i) centres[i] = bodies[i].position;
-    grid.build(centres, radius);
     contactSlot.clear();
     rotations.resize(n);
     for (std::size_t i = 0; i < n; ++i) rotations[i] = bodies[i].orientation.toRotationMatrix();
-    grid.forEachCandidatePair([&](int i, int j) {
+    candidates.forEachCandidatePair(centres, radius, ids, [&](int i, int j) {
         ++stats.candidatePairs;
         const bool ordered = ids[i] < ids[j];
         const int a = ordered ? i : j, b = ordered ? j : i; // a: smaller id
@@ -377,7 +376,7 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
     // Walls: faces within the bounding sphere of each particle.
     for (std::size_t i = 0; i < n && !walls.empty(); ++i) {
         nearFaces.clear();
-        walls.facesNear(bodies[i].position, radius[i], nearFaces);
+        faceCache.facesNear(walls, i, ids[i], radius[i], bodies[i].position, radius[i], nearFaces);
         if (nearFaces.empty()) continue;
         wallContacts.clear();
         wallSlots.clear();
@@ -447,7 +446,10 @@ void DemEngine::Impl::addRimPoints(const ContactResult& r, const ContactKey& key
     }
 }
 
-void DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
+// Returns the kinetic energy change by the impulses (summed over the bodies
+// whose velocity they changed; the others contribute exactly zero).
+double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
+    double kinetic = 0.0;
     if (settings.onePartnerPerStep) {
         const std::vector<std::size_t> chosen = selectOnePartnerPerParticle(contacts, bodies.size(), true);
         active.clear();
@@ -522,8 +524,13 @@ void DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
         stats.impulses += r.updates;
         if (!r.converged && !settings.onePartnerPerStep) ++stats.sweepLimitReached;
         for (std::size_t i = 0; i < bodies.size(); ++i) {
-            bodies[i].velocity = solverBodies[i].velocity;
-            bodies[i].angularVelocity = solverBodies[i].angularVelocity;
+            RigidBodyState& b = bodies[i];
+            const SolverBody& sb = solverBodies[i];
+            if (b.velocity == sb.velocity && b.angularVelocity == sb.angularVelocity) continue;
+            kinetic -= b.kineticEnergy();
+            b.velocity = sb.velocity;
+            b.angularVelocity = sb.angularVelocity;
+            kinetic += b.kineticEnergy();
         }
         for (std::size_t k = 0; k < active.size(); ++k) {
             const DemContact& d = active[k];
@@ -533,10 +540,12 @@ void DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
         }
     }
     warm.commit();
+    return kinetic;
 }
 
-void DemEngine::Impl::removeOverlaps(double h) {
-    if (active.empty()) return;
+// Returns the gravity potential change of the corrections.
+double DemEngine::Impl::removeOverlaps(double h) {
+    if (active.empty()) return 0.0;
     // Depth after the drift, linearised: depth - h u_n (u_n: relative normal
     // velocity after the impulses, rotation included), minus the allowed
     // penetration; then projected Gauss-Seidel on accumulated position
@@ -573,15 +582,26 @@ void DemEngine::Impl::removeOverlaps(double h) {
         }
         if (!changed) break;
     }
-    for (std::size_t i = 0; i < bodies.size(); ++i) bodies[i].position += shift[i];
+    double potential = 0.0;
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        if (shift[i].isZero(0.0)) continue;
+        bodies[i].position += shift[i];
+        potential += potentialChange(i, shift[i]);
+    }
+    return potential;
 }
 
-void DemEngine::Impl::pushBack(StepStatistics& stats) {
-    if (walls.empty()) return;
+// Returns the gravity potential change of the push-backs.
+double DemEngine::Impl::pushBack(StepStatistics& stats) {
+    double potential = 0.0;
+    if (walls.empty()) return potential;
     const ParticleSystem& ps = *system;
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         RigidBodyState& b = bodies[i];
-        const WallSet::Crossing crossing = walls.firstOutwardCrossing(start[i], b.position);
+        nearFaces.clear();
+        faceCache.facesNear(walls, i, ids[i], radius[i], 0.5 * (start[i] + b.position),
+                            0.5 * (b.position - start[i]).norm(), nearFaces);
+        const WallSet::Crossing crossing = walls.firstOutwardCrossing(start[i], b.position, nearFaces);
         if (crossing.face < 0) continue;
         ++stats.pushedBack;
         const Vec3& n = walls.outwardNormalOf(crossing.face);
@@ -592,10 +612,17 @@ void DemEngine::Impl::pushBack(StepStatistics& stats) {
         Vec3 back = crossing.point - reach * n;
         // Fallback for tight corners: the start of the substep was inside.
         if (walls.firstOutwardCrossing(start[i], back).face >= 0) back = start[i];
+        potential += potentialChange(i, back - b.position);
         b.position = back;
         const double outward = b.velocity.dot(n);
         if (outward > 0.0) b.velocity -= outward * n;
     }
+    return potential;
+}
+
+// Gravity potential change -m g.dx of moving body i by dx.
+double DemEngine::Impl::potentialChange(std::size_t i, const Vec3& displacement) const {
+    return -bodies[i].mass * settings.gravity.dot(displacement);
 }
 
 void DemEngine::Impl::checkFinite(const char* where) const {
@@ -604,6 +631,11 @@ void DemEngine::Impl::checkFinite(const char* where) const {
             throw std::runtime_error("DEM step: particle id " + std::to_string(ids[i]) +
                                      " has a non-finite position, orientation, velocity or "
                                      "angular velocity " + where);
+}
+
+void DemEngine::Impl::checkFiniteVelocities(const char* where) const {
+    for (const RigidBodyState& b : bodies)
+        if (!b.velocity.allFinite()) return checkFinite(where); // names the particle
 }
 
 } // namespace sef::dem

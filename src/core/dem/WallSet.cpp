@@ -221,17 +221,21 @@ void WallSet::facesNear(const Vec3& centre, double radius, std::vector<int>& out
     std::sort(out.begin() + first, out.end());
     out.erase(std::unique(out.begin() + first, out.end()), out.end());
     // exact sphere-polygon test on the unique candidates
-    const double r2 = radius * radius;
     out.erase(std::remove_if(out.begin() + first, out.end(),
-                             [&](int f) { return (closestPoint(f, centre) - centre).squaredNorm() > r2; }),
+                             [&](int f) { return !faceWithin(static_cast<std::size_t>(f), centre, radius); }),
               out.end());
 }
 
 WallSet::Crossing WallSet::firstOutwardCrossing(const Vec3& a, const Vec3& b) const {
-    Crossing best;
     thread_local std::vector<int> near;
     near.clear();
     facesNear(0.5 * (a + b), 0.5 * (b - a).norm(), near);
+    return firstOutwardCrossing(a, b, near);
+}
+
+WallSet::Crossing WallSet::firstOutwardCrossing(const Vec3& a, const Vec3& b,
+                                                const std::vector<int>& near) const {
+    Crossing best;
     const double tol = 1e-9 * lengthScale_;
     for (int f : near) {
         const double da = planeDistance(f, a), db = planeDistance(f, b);

@@ -44,6 +44,10 @@ public:
     // Appends to `out` the indices (ascending, unique) of faces whose polygon
     // comes within `radius` of `centre` (exact point-polygon distance).
     void facesNear(const Vec3& centre, double radius, std::vector<int>& out) const;
+    // True if face f comes within `radius` of `centre` (the exact test of facesNear).
+    bool faceWithin(std::size_t f, const Vec3& centre, double radius) const {
+        return (closestPoint(f, centre) - centre).squaredNorm() <= radius * radius;
+    }
 
     // Closest point of face f to x.
     Vec3 closestPoint(std::size_t f, const Vec3& x) const;
@@ -63,6 +67,9 @@ public:
         Vec3 point = Vec3::Zero();
     };
     Crossing firstOutwardCrossing(const Vec3& a, const Vec3& b) const;
+    // The same among the given faces: facesNear(midpoint, |b - a|/2) (or a
+    // superset of it).
+    Crossing firstOutwardCrossing(const Vec3& a, const Vec3& b, const std::vector<int>& near) const;
 
     // True if x lies inside the closed surface the faces form (ray parity;
     // for start-up checks, O(faces)). Meaningless for open face sets.

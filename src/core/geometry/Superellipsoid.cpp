@@ -35,6 +35,7 @@ Superellipsoid::Superellipsoid(double a, double b, double c, double eps1, double
     requirePositiveLength("c", c);
     requireConvexSquareness("eps1", eps1);
     requireConvexSquareness("eps2", eps2);
+    boundingRadius_ = computeBoundingRadius();
 }
 
 Superellipsoid Superellipsoid::fromExponents(double a, double b, double c, double n1, double n2) {

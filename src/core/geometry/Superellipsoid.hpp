@@ -90,7 +90,8 @@ public:
     // Radius of the minimal bounding sphere centred at the body origin, i.e.
     // the largest distance of a surface point from the centre (paper 000,
     // "Neighbor search"; closed form for all eps in (0, 2]).
-    double boundingRadius() const;
+    // Computed once at construction (every broad- and narrow-phase query asks).
+    double boundingRadius() const noexcept { return boundingRadius_; }
     // Surface point maximising n.x (paper 000, "Particle-wall contact", closed
     // form; any signs; n need not be unit). Throws std::invalid_argument for
     // a zero or non-finite direction.
@@ -107,7 +108,10 @@ public:
     SurfaceCurvature curvature(const Vec3& surfacePointBody) const;
 
 private:
+    double computeBoundingRadius() const;
+
     double a_, b_, c_, eps1_, eps2_;
+    double boundingRadius_;
 };
 
 // Validates without constructing: empty string if fine, else the message

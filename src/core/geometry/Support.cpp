@@ -102,7 +102,7 @@ Vec3 Superellipsoid::supportPoint(const Vec3& n) const {
     return {sgn(n[0]) * a_ * rho * u, sgn(n[1]) * b_ * rho * v, sgn(n[2]) * c_ * w};
 }
 
-double Superellipsoid::boundingRadius() const {
+double Superellipsoid::computeBoundingRadius() const {
     // Paper 000, "Neighbor search": max |x| on the surface. The squared radius
     // a^2 u^2 + b^2 v^2 is homogeneous of degree 2 in (u, v), so the x-y level
     // reduces to a 2-D problem with half-axes (R_xy, c) at the z level.

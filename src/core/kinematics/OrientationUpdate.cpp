@@ -5,18 +5,9 @@
 namespace sef {
 
 Quat quaternionFromRotationVector(const Vec3& theta) {
-    const double angle = theta.norm();
-    const double half = 0.5 * angle;
-    // sin(angle/2)/angle; the series avoids 0/0 and is exact to round-off
-    // below 1e-3 (next term angle^6/322560 < 1e-23).
-    double s;
-    if (angle < 1e-3) {
-        const double a2 = angle * angle;
-        s = 0.5 - a2 / 48.0 + a2 * a2 / 3840.0;
-    } else {
-        s = std::sin(half) / angle;
-    }
-    Quat q(std::cos(half), s * theta.x(), s * theta.y(), s * theta.z());
+    const CosSinc cs = cosSinc(0.5 * theta.norm()); // sin(angle/2)/angle = sinc(angle/2)/2
+    const double s = 0.5 * cs.sinc;
+    Quat q(cs.cos, s * theta.x(), s * theta.y(), s * theta.z());
     q.normalize();
     return q;
 }

@@ -8,7 +8,24 @@
 // quaternion stays unit up to round-off; it is re-normalised anyway).
 #include "geometry/Types.hpp"
 
+#include <cmath>
+
 namespace sef {
+
+// cos(x) and sin(x)/x. The angles of one substep are tiny (|w| h ~ 1e-6 in
+// a settled bed), where the libm calls dominate the rotation update: below
+// |x| < 1e-2 the Taylor series through x^8 is exact to round-off (the first
+// dropped terms, x^10/10! and x^10/11!, are below 3e-27).
+struct CosSinc {
+    double cos, sinc;
+};
+inline CosSinc cosSinc(double x) {
+    const double x2 = x * x;
+    if (x2 < 1e-4) // Horner with the reciprocal factorials (no divisions)
+        return {1.0 + x2 * (-1.0 / 2 + x2 * (1.0 / 24 + x2 * (-1.0 / 720 + x2 * (1.0 / 40320)))),
+                1.0 + x2 * (-1.0 / 6 + x2 * (1.0 / 120 + x2 * (-1.0 / 5040 + x2 * (1.0 / 362880))))};
+    return {std::cos(x), std::sin(x) / x};
+}
 
 // Unit quaternion of the rotation by the rotation vector theta (angle |theta|
 // about theta/|theta|): exp(theta/2). Accurate for tiny angles (series).

@@ -20,14 +20,22 @@ namespace {
 // by -phi about the same axis.
 void rotateAboutBodyAxis(int k, Quat& q, Vec3& L, const Vec3& I, double t) {
     const double phi = L[k] / I[k] * t;
-    Vec3 axisAngle = Vec3::Zero();
-    axisAngle[k] = phi;
-    q = q * quaternionFromRotationVector(axisAngle);
     const int i = (k + 1) % 3, j = (k + 2) % 3;
-    const double c = std::cos(phi), s = std::sin(phi);
+    // q <- q (x) (cos(phi/2), sin(phi/2) e_k), written out: e_k has one component
+    const CosSinc half = cosSinc(0.5 * phi);
+    const double c = half.cos, s = 0.5 * phi * half.sinc;
+    const double w = q.w();
+    const Vec3 v = q.vec();
+    q.w() = c * w - s * v[k];
+    q.vec() = c * v;
+    q.vec()[k] += s * w;
+    q.vec()[i] += s * v[j];
+    q.vec()[j] -= s * v[i];
+    // cos(phi), sin(phi) from the half angle (no second libm call)
+    const double cosPhi = 1.0 - 2.0 * s * s, sinPhi = 2.0 * s * c;
     const double Li = L[i], Lj = L[j];
-    L[i] = c * Li + s * Lj;
-    L[j] = -s * Li + c * Lj;
+    L[i] = cosPhi * Li + sinPhi * Lj;
+    L[j] = -sinPhi * Li + cosPhi * Lj;
 }
 
 } // namespace

@@ -1,0 +1,78 @@
+#pragma once
+// Broad phase for slowly moving particles: the candidate pairs of CellGrid
+// (bounding spheres overlap, |x_i - x_j| <= r_i + r_j), found in a cached
+// list of the pairs within r_i + r_j + skin (a Verlet list) instead of
+// scanning 27 cells per particle. Why: in a settled bed the particles move
+// ~1e-9 m per substep, so the list stays valid for thousands of substeps.
+//
+// Valid while no particle moved more than skin/2 since the list was built
+// (then |x_i - x_j| grew by at most skin for every pair), and the particles
+// (identities, order, radii) are the same; otherwise it is rebuilt.
+//
+// Same pairs in the same order as CellGrid::forEachCandidatePair on the
+// current centres (i ascending, then j by the cell of that grid, then j), so
+// the result of a simulation does not depend on the cache.
+#include "contact/CellGrid.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace sef {
+
+class VerletPairList {
+public:
+    // skin = skinFraction * largest bounding radius.
+    explicit VerletPairList(double skinFraction = 0.1) : skinFraction_(skinFraction) {}
+
+    // visit(i, j), i < j, for every pair whose bounding spheres overlap.
+    // identity[i] names particle i (e.g. its id): a changed identity, order
+    // or radius rebuilds the list. Throws like CellGrid::build.
+    template <class Visitor>
+    void forEachCandidatePair(const std::vector<Vec3>& centres, const std::vector<double>& radii,
+                              const std::vector<std::int64_t>& identity, Visitor&& visit);
+
+    long rebuilds() const { return rebuilds_; }
+
+private:
+    void update(const std::vector<Vec3>& centres, const std::vector<double>& radii,
+                const std::vector<std::int64_t>& identity);
+    bool stillValid(const std::vector<Vec3>& centres, const std::vector<double>& radii,
+                    const std::vector<std::int64_t>& identity) const;
+    void rebuild(const std::vector<Vec3>& centres, const std::vector<double>& radii,
+                 const std::vector<std::int64_t>& identity);
+
+    double skinFraction_;
+    double skin_ = 0.0;
+    long rebuilds_ = 0;
+    CellGrid grid_;                  // of the current centres: the visiting order
+    CellGrid wide_;                  // scratch of rebuild (margin = skin)
+    std::vector<Vec3> builtCentres_;
+    std::vector<double> builtRadii_;
+    std::vector<std::int64_t> builtIdentity_;
+    std::vector<int> start_, partners_;      // CSR: partners j > i of i at the build
+    std::vector<std::pair<int, int>> visits_; // (cell, j) of one i
+};
+
+template <class Visitor>
+void VerletPairList::forEachCandidatePair(const std::vector<Vec3>& centres,
+                                          const std::vector<double>& radii,
+                                          const std::vector<std::int64_t>& identity,
+                                          Visitor&& visit) {
+    update(centres, radii, identity);
+    const int n = static_cast<int>(centres.size());
+    for (int i = 0; i < n; ++i) {
+        visits_.clear();
+        for (int k = start_[i]; k < start_[i + 1]; ++k) {
+            const int j = partners_[k];
+            const double reach = radii[i] + radii[j]; // the test of CellGrid (margin 0)
+            if ((centres[j] - centres[i]).squaredNorm() <= reach * reach)
+                visits_.emplace_back(grid_.cellOfParticle(j), j);
+        }
+        std::sort(visits_.begin(), visits_.end());
+        for (const auto& cellAndJ : visits_) visit(i, cellAndJ.second);
+    }
+}
+
+} // namespace sef

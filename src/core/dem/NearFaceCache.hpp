@@ -1,0 +1,40 @@
+#pragma once
+// Wall faces near each particle, cached between substeps: the answer of
+// WallSet::facesNear for a sphere (centre, radius) is taken from the faces
+// within a wider sphere (centre0, reach0) found earlier for that particle,
+// filtered by the same exact sphere-polygon test, while the query sphere lies
+// inside the wider one (then every face within `radius` of `centre` is within
+// reach0 of centre0: the distance to a face is 1-Lipschitz). Same faces, same
+// (ascending) order as WallSet::facesNear. Why: a settled particle asks the
+// same question every substep (detection and push-back).
+#include "dem/WallSet.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace sef::dem {
+
+class NearFaceCache {
+public:
+    // A particle's list covers its bounding radius plus skinFraction times it.
+    explicit NearFaceCache(double skinFraction = 0.1) : skinFraction_(skinFraction) {}
+
+    // Appends to `out` the faces of `walls` within `radius` of `centre` for
+    // the particle at index `particle` (named by `identity`, bounding radius
+    // `particleRadius`). The walls must be the same in every call.
+    void facesNear(const WallSet& walls, std::size_t particle, std::int64_t identity,
+                   double particleRadius, const Vec3& centre, double radius, std::vector<int>& out);
+
+private:
+    struct Entry {
+        bool valid = false;
+        std::int64_t identity = 0;
+        Vec3 centre = Vec3::Zero();
+        double reach = 0.0;
+        std::vector<int> faces; // within reach of centre, ascending
+    };
+    double skinFraction_;
+    std::vector<Entry> entries_;
+};
+
+} // namespace sef::dem
