@@ -299,4 +299,13 @@ PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest,
     return patchPoints(patch, frame, &body, nullptr);
 }
 
+void placeOnWallPatch(ContactResult& r, const PatchPoints& patch) {
+    for (int k = 0; k < patch.rimCount; ++k) r.rim[k] = r.point + patch.rim[k];
+    r.rimCount = patch.rimCount;
+    r.surfacePoint1 += patch.centroid;
+    r.surfacePoint2 += patch.centroid;
+    r.point = 0.5 * (r.surfacePoint1 + r.surfacePoint2);
+    r.onFlatPatch = !patch.centroid.isZero(0.0);
+}
+
 } // namespace sef

@@ -93,4 +93,9 @@ PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest,
                      const std::vector<Vec3>* clipPoints = nullptr,
                      const std::vector<Vec3>* clipOutwardNormals = nullptr);
 
+// Wall answers: moves the point and both surface points of r (the point is
+// their midpoint) by the patch centroid, sets onFlatPatch for a non-zero
+// move, and stores the rim points.
+void placeOnWallPatch(ContactResult& r, const PatchPoints& patch);
+
 } // namespace sef

@@ -222,13 +222,7 @@ ContactResult detectPolygonWallContact(const Superellipsoid& shape, const Pose& 
             cutPoints.push_back(polygon.vertices[k]);
             cutNormals.push_back(frame.outward[k]);
         }
-        const PatchPoints patch = wallPatch(body, n, deepest, faceDepth, &cutPoints, &cutNormals);
-        for (int k = 0; k < patch.rimCount; ++k) face.rim[k] = face.point + patch.rim[k];
-        face.rimCount = patch.rimCount;
-        face.surfacePoint1 += patch.centroid;
-        face.surfacePoint2 += patch.centroid;
-        face.point = 0.5 * (face.surfacePoint1 + face.surfacePoint2);
-        face.onFlatPatch = !patch.centroid.isZero(0.0);
+        placeOnWallPatch(face, wallPatch(body, n, deepest, faceDepth, &cutPoints, &cutNormals));
         return face;
     }
 

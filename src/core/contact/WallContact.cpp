@@ -48,14 +48,8 @@ ContactResult detectWallContact(const Superellipsoid& shape, const Pose& pose,
     r.surfacePoint2 = deepest;
     r.surfacePoint1 = deepest + r.depth * n; // Part 1: its projection on the wall
     // Flat faces: the centre of the part below the plane (ContactPatch.hpp).
-    const PatchPoints patch = wallPatch(body, n, deepest, r.depth);
     r.point = 0.5 * (r.surfacePoint1 + r.surfacePoint2);
-    for (int k = 0; k < patch.rimCount; ++k) r.rim[k] = r.point + patch.rim[k];
-    r.rimCount = patch.rimCount;
-    r.surfacePoint1 += patch.centroid;
-    r.surfacePoint2 += patch.centroid;
-    r.point = 0.5 * (r.surfacePoint1 + r.surfacePoint2);
-    r.onFlatPatch = !patch.centroid.isZero(0.0);
+    placeOnWallPatch(r, wallPatch(body, n, deepest, r.depth));
     return r;
 }
 
