@@ -217,18 +217,20 @@ double exitDistance(const Outline& poly, const Vec2& c, const Vec2& u) {
 // support plane).
 double halfWidth(const PosedBody& body, const Vec3& u) { return u.dot(body.support(u) - body.position); }
 
-// Centroid and rim points of a patch (see ContactPatch.hpp); a rim point
-// along u is kept when it lies at least kRimMinimum times the half-width
-// along u of the flat bodies (the smaller one) from the centroid.
-PatchPoints patchPoints(const Outline& patch, const PatchFrame& frame, const PosedBody* flatA,
-                        const PosedBody* flatB) {
+// Centroid of the overlap patch and rim points in the contact zone (which
+// contains the patch; see ContactPatch.hpp); a rim point along u is kept
+// when it lies at least kRimMinimum times the half-width along u of the
+// flat bodies (the smaller one) from the centroid.
+PatchPoints patchPoints(const Outline& patch, const Outline& zone, const PatchFrame& frame,
+                        const PosedBody* flatA, const PosedBody* flatB) {
     PatchPoints points;
     Vec2 c;
     if (!centroid(patch, c)) return points;
     points.found = true;
     points.centroid = toOffset(frame, c);
+    if (zone.size() < 3) return points;
     for (const Vec2& u : {Vec2(1, 0), Vec2(-1, 0), Vec2(0, 1), Vec2(0, -1)}) {
-        const double reach = kRimFraction * exitDistance(patch, c, u);
+        const double reach = kRimFraction * exitDistance(zone, c, u);
         const Vec3 direction = toOffset(frame, u);
         double width = HUGE_VAL;
         for (const PosedBody* body : {flatA, flatB})
@@ -274,9 +276,15 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     // cap1 above the support plane of body 2 and cap2 below that of body 1.
     const Outline cap1 = capOutline(body1, n, n.dot(p2), d, p1, frame);
     const Outline cap2 = capOutline(body2, -n, -n.dot(p1), d, p2, frame);
+    // The contact zone: the same with both caps deeper by the zone depth.
+    const double zoneDepth = d + kRimZoneDepth * std::min(flat1 ? body1.smallestHalfAxis() : HUGE_VAL,
+                                                         flat2 ? body2.smallestHalfAxis() : HUGE_VAL);
+    const Outline zone1 = capOutline(body1, n, n.dot(p1) - zoneDepth, zoneDepth, p1, frame);
+    const Outline zone2 = capOutline(body2, -n, -n.dot(p2) - zoneDepth, zoneDepth, p2, frame);
     // Both rings use the same tangent directions: both outlines run
     // counter-clockwise in the (t1, t2) frame.
-    return patchPoints(intersect(cap1, cap2), frame, flat1 ? &body1 : nullptr, flat2 ? &body2 : nullptr);
+    return patchPoints(intersect(cap1, cap2), intersect(zone1, zone2), frame, flat1 ? &body1 : nullptr,
+                       flat2 ? &body2 : nullptr);
 }
 
 PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest, double depth,
@@ -289,14 +297,19 @@ PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest,
     // The part of the particle below the plane: up = -n, level = -n.(wall point).
     const double level = -n.dot(deepest + depth * n);
     Outline patch = capOutline(body, -n, level, depth, deepest, frame);
+    // The contact zone: the part within the zone depth above the plane too.
+    const double zoneDepth = depth + kRimZoneDepth * body.smallestHalfAxis();
+    Outline zone = capOutline(body, -n, level - (zoneDepth - depth), zoneDepth, deepest, frame);
     if (clipPoints != nullptr && clipOutwardNormals != nullptr) {
-        for (std::size_t k = 0; k < clipPoints->size() && patch.size() >= 3; ++k) {
+        for (std::size_t k = 0; k < clipPoints->size(); ++k) {
             const Vec3& b = (*clipOutwardNormals)[k];
             const Vec2 normal(frame.t1.dot(b), frame.t2.dot(b));
-            patch = clip(patch, normal, b.dot((*clipPoints)[k] - frame.origin));
+            const double offset = b.dot((*clipPoints)[k] - frame.origin);
+            if (patch.size() >= 3) patch = clip(patch, normal, offset);
+            if (zone.size() >= 3) zone = clip(zone, normal, offset);
         }
     }
-    return patchPoints(patch, frame, &body, nullptr);
+    return patchPoints(patch, zone, frame, &body, nullptr);
 }
 
 void placeOnWallPatch(ContactResult& r, const PatchPoints& patch) {

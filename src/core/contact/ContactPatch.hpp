@@ -33,9 +33,14 @@
 // never closes with an impact, frictionless rocking is conservative;
 // measured: an eps = 0.2 cube dropped on a floor keeps rocking at 2.7 rad/s
 // with 2e-3 of the drop energy). A face-on-face contact is a distributed
-// contact: the patch also gives up to kRimPoints points inside it, at
-// kRimFraction of the way from the centroid to the patch boundary along
-// +-t1, +-t2 (the face axes). The DEM solver adds them as velocity
+// contact: the patch also gives up to kRimPoints points, at kRimFraction
+// of the way from the centroid to the boundary of the CONTACT ZONE along
+// +-t1, +-t2 (the face axes). The zone is the patch of both caps taken
+// deeper by kRimZoneDepth times the smallest half-axis of the flat bodies
+// (2e-4: about the engine's allowed penetration of 1e-4 d_eq): the part of
+// the faces within that distance of each other. A face resting with a
+// smaller overlap than usual (1e-5 d_eq is seen in beds) still holds its
+// rim; the overlap patch alone then shrinks to a spot and loses it. The DEM solver adds them as velocity
 // constraints (dem/DemEngine.cpp), so a face that rotates into its partner
 // is stopped at the patch edge, as a flat face resting on a flat face is.
 // A rim point is kept only at least kRimMinimum times the flat body's
@@ -58,6 +63,7 @@ constexpr double kFlatFaceEps = 0.6;
 constexpr int kPatchRing = 8;
 constexpr double kRimFraction = 0.9;
 constexpr double kRimMinimum = 0.3;
+constexpr double kRimZoneDepth = 2e-4;
 
 // Where a contact's points lie, as world offsets from the midpoint of the
 // two support points (all perpendicular to the normal).
