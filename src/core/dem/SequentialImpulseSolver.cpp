@@ -7,6 +7,34 @@ namespace sef::dem {
 
 namespace {
 
+// -[r]x A [r]x for a symmetric A (the arm term of the compliance K), written
+// out: entry (i, j) is c_i.(A c_j) with c_j = r x e_j, the columns of [r]x.
+// Symmetric by construction; no general 3x3 products.
+Mat3 armCompliance(const Vec3& r, const Mat3& A) {
+    const Vec3 c0(0.0, r.z(), -r.y()), c1(-r.z(), 0.0, r.x()), c2(r.y(), -r.x(), 0.0);
+    const Vec3 a0 = r.z() * A.col(1) - r.y() * A.col(2);
+    const Vec3 a1 = r.x() * A.col(2) - r.z() * A.col(0);
+    const Vec3 a2 = r.y() * A.col(0) - r.x() * A.col(1);
+    Mat3 M;
+    M(0, 0) = c0.dot(a0);
+    M(1, 1) = c1.dot(a1);
+    M(2, 2) = c2.dot(a2);
+    M(0, 1) = M(1, 0) = c0.dot(a1);
+    M(0, 2) = M(2, 0) = c0.dot(a2);
+    M(1, 2) = M(2, 1) = c1.dot(a2);
+    return M;
+}
+
+// Inverse of a symmetric positive definite 3x3 matrix by its cofactors.
+Mat3 symmetricInverse(const Mat3& K) {
+    const double a = K(0, 0), b = K(0, 1), c = K(0, 2), d = K(1, 1), e = K(1, 2), f = K(2, 2);
+    const double A = d * f - e * e, B = c * e - b * f, C = b * e - c * d;
+    const double s = 1.0 / (a * A + b * B + c * C);
+    const double D = a * f - c * c, E = b * c - a * e, F = a * d - b * b;
+    Mat3 inverse;
+    inverse << s * A, s * B, s * C, s * B, s * D, s * E, s * C, s * E, s * F;
+    return inverse;
+}
 
 // Which coulomb contacts are in a cluster (a body with two or more
 // contacts; walls do not count), and their tangential frames.
@@ -118,17 +146,14 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
     c.frame.hasInverse = false;
     if (c.law->model == CollisionModel::Frictionless) return; // K itself is not needed
     // K = (1/m_1 + 1/m_2) 1 - [r_1]x I_1^-1 [r_1]x - [r_2]x I_2^-1 [r_2]x
-    // (collision/ImpulseResolution.hpp)
-    const Mat3 R1 = skew(c.arm1);
-    Mat3 K = inverseMass * Mat3::Identity() - R1 * b1.inverseInertia * R1;
-    if (c.j >= 0) {
-        const Mat3 R2 = skew(c.arm2);
-        K -= R2 * bodies[static_cast<std::size_t>(c.j)].inverseInertia * R2;
-    }
-    c.frame.compliance = 0.5 * (K + K.transpose());
+    // (collision/ImpulseResolution.hpp), symmetric
+    Mat3 K = armCompliance(c.arm1, b1.inverseInertia);
+    if (c.j >= 0) K += armCompliance(c.arm2, bodies[static_cast<std::size_t>(c.j)].inverseInertia);
+    K.diagonal().array() += inverseMass;
+    c.frame.compliance = K;
     // K^-1 once per substep: the law is evaluated in every sweep
     c.frame.hasInverse = needInverse;
-    if (needInverse) c.frame.inverseCompliance = c.frame.compliance.inverse(); // SPD 3x3
+    if (needInverse) c.frame.inverseCompliance = symmetricInverse(K);
 }
 
 void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c, const Vec3& dJ) {
