@@ -58,8 +58,8 @@ void prepareClusterFriction(const std::vector<SolverBody>& bodies,
         c.tangent2 = n.cross(c.tangent1);
         const Mat3& K = c.frame.compliance;
         Eigen::Matrix2d Ktt;
-        Ktt << c.tangent1.dot(K * c.tangent1), c.tangent1.dot(K * c.tangent2),
-            c.tangent2.dot(K * c.tangent1), c.tangent2.dot(K * c.tangent2);
+        Ktt << c.tangent1.dot(multiply(K, c.tangent1)), c.tangent1.dot(multiply(K, c.tangent2)),
+            c.tangent2.dot(multiply(K, c.tangent1)), c.tangent2.dot(multiply(K, c.tangent2));
         c.tangentialInverse = Ktt.inverse(); // SPD 2x2 block of SPD K
     }
 }
@@ -72,7 +72,7 @@ Vec3 clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
     Vec3 u = relativeContactVelocity(bodies, c);
     // Block step first: the sticking impulse of the whole 3x3 contact (the
     // shared law's sticking answer); taken when it lies in the cone.
-    const Vec3 uFree = u - K * c.impulse;
+    const Vec3 uFree = u - multiply(K, c.impulse);
     const double uFreeN = n.dot(uFree);
     if (!(uFreeN < c.frame.targetNormalVelocity)) {
         const Vec3 dJ = -c.impulse; // separating fast enough: no impulse
@@ -82,8 +82,8 @@ Vec3 clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
         }
         return dJ;
     }
-    const Vec3 stick = c.frame.inverseCompliance *
-                       (c.frame.targetNormalVelocity * n + c.targetTangentialVelocity - uFree);
+    const Vec3 stick = multiply(c.frame.inverseCompliance,
+                             c.frame.targetNormalVelocity * n + c.targetTangentialVelocity - uFree);
     const double stickN = n.dot(stick);
     if (stickN >= 0.0 && (stick - stickN * n).norm() <= c.law->friction * stickN) {
         const Vec3 dJ = stick - c.impulse;
@@ -96,7 +96,7 @@ Vec3 clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
     const double newN =
         std::max(0.0, lambdaN + (c.frame.targetNormalVelocity - n.dot(u)) / c.frame.normalCompliance);
     Vec3 dJ = (newN - lambdaN) * n;
-    u += K * dJ;
+    u += multiply(K, dJ);
     const Vec3 slip = u - c.targetTangentialVelocity;
     const Eigen::Vector2d slipT(c.tangent1.dot(slip), c.tangent2.dot(slip));
     const Eigen::Vector2d lambdaT(c.tangent1.dot(c.impulse), c.tangent2.dot(c.impulse));
@@ -112,16 +112,6 @@ Vec3 clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
 
 } // namespace
 
-Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies, const SolverContact& c) {
-    const SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
-    Vec3 u = -(b1.velocity + b1.angularVelocity.cross(c.arm1));
-    if (c.j >= 0) {
-        const SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
-        u += b2.velocity + b2.angularVelocity.cross(c.arm2);
-    }
-    return u;
-}
-
 void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
                   const std::vector<Vec3>& centres, const Vec3& point, const Vec3& normal,
                   bool needInverse) {
@@ -130,7 +120,7 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
     c.arm1 = point - centres[static_cast<std::size_t>(c.i)];
     const Vec3 rn1 = c.arm1.cross(normal);
     c.armCrossNormal1 = rn1;
-    c.angular1 = b1.inverseInertia * rn1;
+    c.angular1 = multiply(b1.inverseInertia, rn1);
     double Knn = b1.inverseMass + rn1.dot(c.angular1);
     double inverseMass = b1.inverseMass;
     if (c.j >= 0) {
@@ -138,7 +128,7 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
         c.arm2 = point - centres[static_cast<std::size_t>(c.j)];
         const Vec3 rn2 = c.arm2.cross(normal);
         c.armCrossNormal2 = rn2;
-        c.angular2 = b2.inverseInertia * rn2;
+        c.angular2 = multiply(b2.inverseInertia, rn2);
         Knn += b2.inverseMass + rn2.dot(c.angular2);
         inverseMass += b2.inverseMass;
     }
@@ -154,17 +144,6 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
     // K^-1 once per substep: the law is evaluated in every sweep
     c.frame.hasInverse = needInverse;
     if (needInverse) c.frame.inverseCompliance = symmetricInverse(K);
-}
-
-void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c, const Vec3& dJ) {
-    SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
-    b1.velocity -= b1.inverseMass * dJ;
-    b1.angularVelocity -= b1.inverseInertia * c.arm1.cross(dJ);
-    if (c.j >= 0) {
-        SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
-        b2.velocity += b2.inverseMass * dJ;
-        b2.angularVelocity += b2.inverseInertia * c.arm2.cross(dJ);
-    }
 }
 
 SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
@@ -217,16 +196,16 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
             } else if (c.clusterFriction) {
                 const Vec3 dJ = clusterFrictionUpdate(bodies, c);
                 if (dJ.isZero(0.0)) continue;
-                velocityChange = (c.frame.compliance * dJ).norm();
+                velocityChange = multiply(c.frame.compliance, dJ).norm();
             } else {
                 const Vec3 u = relativeContactVelocity(bodies, c);
-                const Vec3 uFree = u - c.frame.compliance * c.impulse;
+                const Vec3 uFree = u - multiply(c.frame.compliance, c.impulse);
                 const Vec3 J = contactImpulse(*c.law, c.frame, uFree).impulse;
                 const Vec3 dJ = J - c.impulse;
                 if (dJ.isZero(0.0)) continue;
                 c.impulse = J;
                 applyImpulse(bodies, c, dJ);
-                velocityChange = (c.frame.compliance * dJ).norm();
+                velocityChange = multiply(c.frame.compliance, dJ).norm();
             }
             ++result.updates;
             if (velocityChange > tolerance) {

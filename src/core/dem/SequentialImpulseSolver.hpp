@@ -66,7 +66,7 @@ struct SolverResult {
 };
 
 // Relative velocity u = v_2P - v_1P at the contact (wall: -v_1P).
-Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies, const SolverContact& c);
+inline Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies, const SolverContact& c);
 
 // Fills arms, compliance (K^-1 when `needInverse`), angular terms and the
 // normal compliance from the bodies, the contact point and the normal.
@@ -75,10 +75,41 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
                   bool needInverse);
 
 // Adds the impulse dJ (on body 2) to the body velocities.
-void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c, const Vec3& dJ);
+inline void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c, const Vec3& dJ);
 
 SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                                      std::vector<SolverContact>& contacts, int maxSweeps,
                                      double tolerance);
+
+// Inline: called several times per contact visit in every sweep.
+
+// A v, evaluated inline (Eigen's fixed-size 3x3 product is an out-of-line
+// call at -O2).
+inline Vec3 multiply(const Mat3& A, const Vec3& v) {
+    return Vec3(A(0, 0) * v.x() + A(0, 1) * v.y() + A(0, 2) * v.z(),
+                A(1, 0) * v.x() + A(1, 1) * v.y() + A(1, 2) * v.z(),
+                A(2, 0) * v.x() + A(2, 1) * v.y() + A(2, 2) * v.z());
+}
+
+inline Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies, const SolverContact& c) {
+    const SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
+    Vec3 u = -(b1.velocity + b1.angularVelocity.cross(c.arm1));
+    if (c.j >= 0) {
+        const SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
+        u += b2.velocity + b2.angularVelocity.cross(c.arm2);
+    }
+    return u;
+}
+
+inline void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c, const Vec3& dJ) {
+    SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
+    b1.velocity -= b1.inverseMass * dJ;
+    b1.angularVelocity -= multiply(b1.inverseInertia, c.arm1.cross(dJ));
+    if (c.j >= 0) {
+        SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
+        b2.velocity += b2.inverseMass * dJ;
+        b2.angularVelocity += multiply(b2.inverseInertia, c.arm2.cross(dJ));
+    }
+}
 
 } // namespace sef::dem
