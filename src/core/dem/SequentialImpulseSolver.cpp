@@ -85,7 +85,8 @@ Vec3 clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
     const Vec3 stick = multiply(c.frame.inverseCompliance,
                              c.frame.targetNormalVelocity * n + c.targetTangentialVelocity - uFree);
     const double stickN = n.dot(stick);
-    if (stickN >= 0.0 && (stick - stickN * n).norm() <= c.law->friction * stickN) {
+    const double coneRadius = c.law->friction * stickN; // |J_t| <= mu J_n, squared (no sqrt)
+    if (stickN >= 0.0 && (stick - stickN * n).squaredNorm() <= coneRadius * coneRadius) {
         const Vec3 dJ = stick - c.impulse;
         c.impulse = stick;
         if (!dJ.isZero(0.0)) applyImpulse(bodies, c, dJ);
@@ -155,6 +156,7 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
     thread_local std::vector<int> lastChange;
     lastChange.assign(bodies.size(), 0);
     prepareClusterFriction(bodies, contacts);
+    const double tolerance2 = tolerance * tolerance;
     result.converged = false;
     for (int sweep = 0; sweep < maxSweeps; ++sweep) {
         ++result.sweeps;
@@ -169,7 +171,7 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                 (c.j < 0 || lastChange[static_cast<std::size_t>(c.j)] < sweep - 1))
                 continue; // nothing this contact sees has changed since its last visit
             const Vec3& n = c.frame.normal;
-            double velocityChange;
+            double velocityChange2; // squared, compared with tolerance^2 (no sqrt)
             if (c.law->model == CollisionModel::Frictionless) {
                 // scalar projected Gauss-Seidel on the accumulated normal impulse
                 SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
@@ -192,11 +194,12 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                     b2.velocity += (b2.inverseMass * dLambda) * n;
                     b2.angularVelocity += dLambda * c.angular2;
                 }
-                velocityChange = std::abs(dLambda) * c.frame.normalCompliance;
+                const double change = dLambda * c.frame.normalCompliance;
+                velocityChange2 = change * change;
             } else if (c.clusterFriction) {
                 const Vec3 dJ = clusterFrictionUpdate(bodies, c);
                 if (dJ.isZero(0.0)) continue;
-                velocityChange = multiply(c.frame.compliance, dJ).norm();
+                velocityChange2 = multiply(c.frame.compliance, dJ).squaredNorm();
             } else {
                 const Vec3 u = relativeContactVelocity(bodies, c);
                 const Vec3 uFree = u - multiply(c.frame.compliance, c.impulse);
@@ -205,10 +208,10 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                 if (dJ.isZero(0.0)) continue;
                 c.impulse = J;
                 applyImpulse(bodies, c, dJ);
-                velocityChange = multiply(c.frame.compliance, dJ).norm();
+                velocityChange2 = multiply(c.frame.compliance, dJ).squaredNorm();
             }
             ++result.updates;
-            if (velocityChange > tolerance) {
+            if (velocityChange2 > tolerance2) {
                 changed = true;
                 lastChange[static_cast<std::size_t>(c.i)] = sweep;
                 if (c.j >= 0) lastChange[static_cast<std::size_t>(c.j)] = sweep;
