@@ -57,6 +57,7 @@ void prepareClusterFriction(const std::vector<SolverBody>& bodies,
         c.tangent1 = n.unitOrthogonal();
         c.tangent2 = n.cross(c.tangent1);
         const Mat3& K = c.frame.compliance;
+        c.complianceNormal = multiply(K, n);
         Eigen::Matrix2d Ktt;
         Ktt << c.tangent1.dot(multiply(K, c.tangent1)), c.tangent1.dot(multiply(K, c.tangent2)),
             c.tangent2.dot(multiply(K, c.tangent1)), c.tangent2.dot(multiply(K, c.tangent2));
@@ -64,33 +65,40 @@ void prepareClusterFriction(const std::vector<SolverBody>& bodies,
     }
 }
 
+// The impulse a visit added and the contact velocity change it caused (K dJ).
+struct Visit {
+    Vec3 impulse = Vec3::Zero();
+    Vec3 velocity = Vec3::Zero();
+};
+
 // One visit of a cluster coulomb contact: normal row, then the tangential
-// block projected onto the friction disc; returns the impulse added.
-Vec3 clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
+// block projected onto the friction disc.
+Visit clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
     const Vec3& n = c.frame.normal;
     const Mat3& K = c.frame.compliance;
     Vec3 u = relativeContactVelocity(bodies, c);
     // Block step first: the sticking impulse of the whole 3x3 contact (the
     // shared law's sticking answer); taken when it lies in the cone.
-    const Vec3 uFree = u - multiply(K, c.impulse);
-    const double uFreeN = n.dot(uFree);
+    // Free velocity u - K J, normal part via K n (K symmetric).
+    const double uFreeN = n.dot(u) - c.complianceNormal.dot(c.impulse);
     if (!(uFreeN < c.frame.targetNormalVelocity)) {
         const Vec3 dJ = -c.impulse; // separating fast enough: no impulse
-        if (!dJ.isZero(0.0)) {
-            c.impulse.setZero();
-            applyImpulse(bodies, c, dJ);
-        }
-        return dJ;
+        if (dJ.isZero(0.0)) return Visit{};
+        c.impulse.setZero();
+        applyImpulse(bodies, c, dJ);
+        return Visit{dJ, multiply(K, dJ)};
     }
-    const Vec3 stick = multiply(c.frame.inverseCompliance,
-                             c.frame.targetNormalVelocity * n + c.targetTangentialVelocity - uFree);
+    // Sticking makes u' = target: J = K^-1 (target - u_free) = J + K^-1 (target - u).
+    const Vec3 du = c.frame.targetNormalVelocity * n + c.targetTangentialVelocity - u;
+    const Vec3 stick = c.impulse + multiply(c.frame.inverseCompliance, du);
     const double stickN = n.dot(stick);
     const double coneRadius = c.law->friction * stickN; // |J_t| <= mu J_n, squared (no sqrt)
     if (stickN >= 0.0 && (stick - stickN * n).squaredNorm() <= coneRadius * coneRadius) {
         const Vec3 dJ = stick - c.impulse;
+        if (dJ.isZero(0.0)) return Visit{};
         c.impulse = stick;
-        if (!dJ.isZero(0.0)) applyImpulse(bodies, c, dJ);
-        return dJ;
+        applyImpulse(bodies, c, dJ);
+        return Visit{dJ, du};
     }
     // Sliding: normal row, then the tangential block onto the disc.
     const double lambdaN = n.dot(c.impulse);
@@ -105,10 +113,10 @@ Vec3 clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
     const double limit = c.law->friction * newN, size = newT.norm();
     if (size > limit) newT *= size > 0.0 ? limit / size : 0.0;
     dJ += (newT.x() - lambdaT.x()) * c.tangent1 + (newT.y() - lambdaT.y()) * c.tangent2;
-    if (dJ.isZero(0.0)) return dJ;
+    if (dJ.isZero(0.0)) return Visit{};
     c.impulse += dJ;
     applyImpulse(bodies, c, dJ);
-    return dJ;
+    return Visit{dJ, multiply(K, dJ)};
 }
 
 } // namespace
@@ -197,9 +205,9 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                 const double change = dLambda * c.frame.normalCompliance;
                 velocityChange2 = change * change;
             } else if (c.clusterFriction) {
-                const Vec3 dJ = clusterFrictionUpdate(bodies, c);
-                if (dJ.isZero(0.0)) continue;
-                velocityChange2 = multiply(c.frame.compliance, dJ).squaredNorm();
+                const Visit v = clusterFrictionUpdate(bodies, c);
+                if (v.impulse.isZero(0.0)) continue;
+                velocityChange2 = v.velocity.squaredNorm();
             } else {
                 const Vec3 u = relativeContactVelocity(bodies, c);
                 const Vec3 uFree = u - multiply(c.frame.compliance, c.impulse);

@@ -52,11 +52,12 @@ struct SolverContact {
     // Coulomb contacts inside a cluster (set by solveSequentialImpulses):
     // tangential target eps_t u_t (fixed at the start of the substep, like
     // the normal target; set by the caller, zero for resting contacts),
-    // tangent basis and the inverse of K restricted to it.
+    // tangent basis, the inverse of K restricted to it, and K n.
     Vec3 targetTangentialVelocity = Vec3::Zero();
     bool clusterFriction = false;
     Vec3 tangent1 = Vec3::Zero(), tangent2 = Vec3::Zero();
     Eigen::Matrix2d tangentialInverse = Eigen::Matrix2d::Zero();
+    Vec3 complianceNormal = Vec3::Zero(); // K n
 };
 
 struct SolverResult {
