@@ -82,17 +82,25 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                                      std::vector<SolverContact>& contacts, int maxSweeps,
                                      double tolerance);
 
-// Inline: called several times per contact visit in every sweep.
+// Inline: called several times per contact visit in every sweep. Forced
+// (GCC/Clang): as calls, their arguments and results go through memory,
+// which lengthens the chain of dependent operations from visit to visit.
+#if defined(__GNUC__)
+#define SEF_ALWAYS_INLINE [[gnu::always_inline]] inline
+#else
+#define SEF_ALWAYS_INLINE inline
+#endif
 
 // A v, evaluated inline (Eigen's fixed-size 3x3 product is an out-of-line
 // call at -O2).
-inline Vec3 multiply(const Mat3& A, const Vec3& v) {
+SEF_ALWAYS_INLINE Vec3 multiply(const Mat3& A, const Vec3& v) {
     return Vec3(A(0, 0) * v.x() + A(0, 1) * v.y() + A(0, 2) * v.z(),
                 A(1, 0) * v.x() + A(1, 1) * v.y() + A(1, 2) * v.z(),
                 A(2, 0) * v.x() + A(2, 1) * v.y() + A(2, 2) * v.z());
 }
 
-inline Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies, const SolverContact& c) {
+SEF_ALWAYS_INLINE Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies,
+                                               const SolverContact& c) {
     const SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
     Vec3 u = -(b1.velocity + b1.angularVelocity.cross(c.arm1));
     if (c.j >= 0) {
@@ -102,7 +110,8 @@ inline Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies, const
     return u;
 }
 
-inline void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c, const Vec3& dJ) {
+SEF_ALWAYS_INLINE void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c,
+                                    const Vec3& dJ) {
     SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
     b1.velocity -= b1.inverseMass * dJ;
     b1.angularVelocity -= multiply(b1.inverseInertia, c.arm1.cross(dJ));
