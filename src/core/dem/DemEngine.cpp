@@ -503,7 +503,7 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
                 SolverContact& c = solverContacts[k];
                 if (c.frame.targetNormalVelocity != 0.0) continue;
                 const DemContact& d = active[k];
-                const WarmStartEntry* previous = warm.find(warm.slot(activeSlot[k]).key);
+                const WarmStartEntry* previous = warm.previous(activeSlot[k]);
                 if (!previous || !previous->resting) continue;
                 // stored on the larger id (pairs) / the wall; solver: on body j
                 Vec3 J = previous->impulse;

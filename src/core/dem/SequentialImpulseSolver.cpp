@@ -7,6 +7,34 @@ namespace sef::dem {
 
 namespace {
 
+// -[r]x A [r]x for a symmetric A (the arm term of the compliance K), written
+// out: entry (i, j) is c_i.(A c_j) with c_j = r x e_j, the columns of [r]x.
+// Symmetric by construction; no general 3x3 products.
+Mat3 armCompliance(const Vec3& r, const Mat3& A) {
+    const Vec3 c0(0.0, r.z(), -r.y()), c1(-r.z(), 0.0, r.x()), c2(r.y(), -r.x(), 0.0);
+    const Vec3 a0 = r.z() * A.col(1) - r.y() * A.col(2);
+    const Vec3 a1 = r.x() * A.col(2) - r.z() * A.col(0);
+    const Vec3 a2 = r.y() * A.col(0) - r.x() * A.col(1);
+    Mat3 M;
+    M(0, 0) = c0.dot(a0);
+    M(1, 1) = c1.dot(a1);
+    M(2, 2) = c2.dot(a2);
+    M(0, 1) = M(1, 0) = c0.dot(a1);
+    M(0, 2) = M(2, 0) = c0.dot(a2);
+    M(1, 2) = M(2, 1) = c1.dot(a2);
+    return M;
+}
+
+// Inverse of a symmetric positive definite 3x3 matrix by its cofactors.
+Mat3 symmetricInverse(const Mat3& K) {
+    const double a = K(0, 0), b = K(0, 1), c = K(0, 2), d = K(1, 1), e = K(1, 2), f = K(2, 2);
+    const double A = d * f - e * e, B = c * e - b * f, C = b * e - c * d;
+    const double s = 1.0 / (a * A + b * B + c * C);
+    const double D = a * f - c * c, E = b * c - a * e, F = a * d - b * b;
+    Mat3 inverse;
+    inverse << s * A, s * B, s * C, s * B, s * D, s * E, s * C, s * E, s * F;
+    return inverse;
+}
 
 // Which coulomb contacts are in a cluster (a body with two or more
 // contacts; walls do not count), and their tangential frames.
@@ -29,46 +57,55 @@ void prepareClusterFriction(const std::vector<SolverBody>& bodies,
         c.tangent1 = n.unitOrthogonal();
         c.tangent2 = n.cross(c.tangent1);
         const Mat3& K = c.frame.compliance;
+        c.complianceNormal = multiply(K, n);
         Eigen::Matrix2d Ktt;
-        Ktt << c.tangent1.dot(K * c.tangent1), c.tangent1.dot(K * c.tangent2),
-            c.tangent2.dot(K * c.tangent1), c.tangent2.dot(K * c.tangent2);
+        Ktt << c.tangent1.dot(multiply(K, c.tangent1)), c.tangent1.dot(multiply(K, c.tangent2)),
+            c.tangent2.dot(multiply(K, c.tangent1)), c.tangent2.dot(multiply(K, c.tangent2));
         c.tangentialInverse = Ktt.inverse(); // SPD 2x2 block of SPD K
     }
 }
 
+// The impulse a visit added and the contact velocity change it caused (K dJ).
+struct Visit {
+    Vec3 impulse = Vec3::Zero();
+    Vec3 velocity = Vec3::Zero();
+};
+
 // One visit of a cluster coulomb contact: normal row, then the tangential
-// block projected onto the friction disc; returns the impulse added.
-Vec3 clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
+// block projected onto the friction disc.
+Visit clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
     const Vec3& n = c.frame.normal;
     const Mat3& K = c.frame.compliance;
     Vec3 u = relativeContactVelocity(bodies, c);
     // Block step first: the sticking impulse of the whole 3x3 contact (the
     // shared law's sticking answer); taken when it lies in the cone.
-    const Vec3 uFree = u - K * c.impulse;
-    const double uFreeN = n.dot(uFree);
+    // Free velocity u - K J, normal part via K n (K symmetric).
+    const double uFreeN = n.dot(u) - c.complianceNormal.dot(c.impulse);
     if (!(uFreeN < c.frame.targetNormalVelocity)) {
         const Vec3 dJ = -c.impulse; // separating fast enough: no impulse
-        if (!dJ.isZero(0.0)) {
-            c.impulse.setZero();
-            applyImpulse(bodies, c, dJ);
-        }
-        return dJ;
+        if (dJ.isZero(0.0)) return Visit{};
+        c.impulse.setZero();
+        applyImpulse(bodies, c, dJ);
+        return Visit{dJ, multiply(K, dJ)};
     }
-    const Vec3 stick = c.frame.inverseCompliance *
-                       (c.frame.targetNormalVelocity * n + c.targetTangentialVelocity - uFree);
+    // Sticking makes u' = target: J = K^-1 (target - u_free) = J + K^-1 (target - u).
+    const Vec3 du = c.frame.targetNormalVelocity * n + c.targetTangentialVelocity - u;
+    const Vec3 stick = c.impulse + multiply(c.frame.inverseCompliance, du);
     const double stickN = n.dot(stick);
-    if (stickN >= 0.0 && (stick - stickN * n).norm() <= c.law->friction * stickN) {
+    const double coneRadius = c.law->friction * stickN; // |J_t| <= mu J_n, squared (no sqrt)
+    if (stickN >= 0.0 && (stick - stickN * n).squaredNorm() <= coneRadius * coneRadius) {
         const Vec3 dJ = stick - c.impulse;
+        if (dJ.isZero(0.0)) return Visit{};
         c.impulse = stick;
-        if (!dJ.isZero(0.0)) applyImpulse(bodies, c, dJ);
-        return dJ;
+        applyImpulse(bodies, c, dJ);
+        return Visit{dJ, du};
     }
     // Sliding: normal row, then the tangential block onto the disc.
     const double lambdaN = n.dot(c.impulse);
     const double newN =
         std::max(0.0, lambdaN + (c.frame.targetNormalVelocity - n.dot(u)) / c.frame.normalCompliance);
     Vec3 dJ = (newN - lambdaN) * n;
-    u += K * dJ;
+    u += multiply(K, dJ);
     const Vec3 slip = u - c.targetTangentialVelocity;
     const Eigen::Vector2d slipT(c.tangent1.dot(slip), c.tangent2.dot(slip));
     const Eigen::Vector2d lambdaT(c.tangent1.dot(c.impulse), c.tangent2.dot(c.impulse));
@@ -76,23 +113,13 @@ Vec3 clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
     const double limit = c.law->friction * newN, size = newT.norm();
     if (size > limit) newT *= size > 0.0 ? limit / size : 0.0;
     dJ += (newT.x() - lambdaT.x()) * c.tangent1 + (newT.y() - lambdaT.y()) * c.tangent2;
-    if (dJ.isZero(0.0)) return dJ;
+    if (dJ.isZero(0.0)) return Visit{};
     c.impulse += dJ;
     applyImpulse(bodies, c, dJ);
-    return dJ;
+    return Visit{dJ, multiply(K, dJ)};
 }
 
 } // namespace
-
-Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies, const SolverContact& c) {
-    const SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
-    Vec3 u = -(b1.velocity + b1.angularVelocity.cross(c.arm1));
-    if (c.j >= 0) {
-        const SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
-        u += b2.velocity + b2.angularVelocity.cross(c.arm2);
-    }
-    return u;
-}
 
 void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
                   const std::vector<Vec3>& centres, const Vec3& point, const Vec3& normal,
@@ -102,7 +129,7 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
     c.arm1 = point - centres[static_cast<std::size_t>(c.i)];
     const Vec3 rn1 = c.arm1.cross(normal);
     c.armCrossNormal1 = rn1;
-    c.angular1 = b1.inverseInertia * rn1;
+    c.angular1 = multiply(b1.inverseInertia, rn1);
     double Knn = b1.inverseMass + rn1.dot(c.angular1);
     double inverseMass = b1.inverseMass;
     if (c.j >= 0) {
@@ -110,7 +137,7 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
         c.arm2 = point - centres[static_cast<std::size_t>(c.j)];
         const Vec3 rn2 = c.arm2.cross(normal);
         c.armCrossNormal2 = rn2;
-        c.angular2 = b2.inverseInertia * rn2;
+        c.angular2 = multiply(b2.inverseInertia, rn2);
         Knn += b2.inverseMass + rn2.dot(c.angular2);
         inverseMass += b2.inverseMass;
     }
@@ -118,28 +145,14 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
     c.frame.hasInverse = false;
     if (c.law->model == CollisionModel::Frictionless) return; // K itself is not needed
     // K = (1/m_1 + 1/m_2) 1 - [r_1]x I_1^-1 [r_1]x - [r_2]x I_2^-1 [r_2]x
-    // (collision/ImpulseResolution.hpp)
-    const Mat3 R1 = skew(c.arm1);
-    Mat3 K = inverseMass * Mat3::Identity() - R1 * b1.inverseInertia * R1;
-    if (c.j >= 0) {
-        const Mat3 R2 = skew(c.arm2);
-        K -= R2 * bodies[static_cast<std::size_t>(c.j)].inverseInertia * R2;
-    }
-    c.frame.compliance = 0.5 * (K + K.transpose());
+    // (collision/ImpulseResolution.hpp), symmetric
+    Mat3 K = armCompliance(c.arm1, b1.inverseInertia);
+    if (c.j >= 0) K += armCompliance(c.arm2, bodies[static_cast<std::size_t>(c.j)].inverseInertia);
+    K.diagonal().array() += inverseMass;
+    c.frame.compliance = K;
     // K^-1 once per substep: the law is evaluated in every sweep
     c.frame.hasInverse = needInverse;
-    if (needInverse) c.frame.inverseCompliance = c.frame.compliance.inverse(); // SPD 3x3
-}
-
-void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c, const Vec3& dJ) {
-    SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
-    b1.velocity -= b1.inverseMass * dJ;
-    b1.angularVelocity -= b1.inverseInertia * c.arm1.cross(dJ);
-    if (c.j >= 0) {
-        SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
-        b2.velocity += b2.inverseMass * dJ;
-        b2.angularVelocity += b2.inverseInertia * c.arm2.cross(dJ);
-    }
+    if (needInverse) c.frame.inverseCompliance = symmetricInverse(K);
 }
 
 SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
@@ -151,6 +164,7 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
     thread_local std::vector<int> lastChange;
     lastChange.assign(bodies.size(), 0);
     prepareClusterFriction(bodies, contacts);
+    const double tolerance2 = tolerance * tolerance;
     result.converged = false;
     for (int sweep = 0; sweep < maxSweeps; ++sweep) {
         ++result.sweeps;
@@ -165,7 +179,7 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                 (c.j < 0 || lastChange[static_cast<std::size_t>(c.j)] < sweep - 1))
                 continue; // nothing this contact sees has changed since its last visit
             const Vec3& n = c.frame.normal;
-            double velocityChange;
+            double velocityChange2; // squared, compared with tolerance^2 (no sqrt)
             if (c.law->model == CollisionModel::Frictionless) {
                 // scalar projected Gauss-Seidel on the accumulated normal impulse
                 SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
@@ -188,23 +202,24 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                     b2.velocity += (b2.inverseMass * dLambda) * n;
                     b2.angularVelocity += dLambda * c.angular2;
                 }
-                velocityChange = std::abs(dLambda) * c.frame.normalCompliance;
+                const double change = dLambda * c.frame.normalCompliance;
+                velocityChange2 = change * change;
             } else if (c.clusterFriction) {
-                const Vec3 dJ = clusterFrictionUpdate(bodies, c);
-                if (dJ.isZero(0.0)) continue;
-                velocityChange = (c.frame.compliance * dJ).norm();
+                const Visit v = clusterFrictionUpdate(bodies, c);
+                if (v.impulse.isZero(0.0)) continue;
+                velocityChange2 = v.velocity.squaredNorm();
             } else {
                 const Vec3 u = relativeContactVelocity(bodies, c);
-                const Vec3 uFree = u - c.frame.compliance * c.impulse;
+                const Vec3 uFree = u - multiply(c.frame.compliance, c.impulse);
                 const Vec3 J = contactImpulse(*c.law, c.frame, uFree).impulse;
                 const Vec3 dJ = J - c.impulse;
                 if (dJ.isZero(0.0)) continue;
                 c.impulse = J;
                 applyImpulse(bodies, c, dJ);
-                velocityChange = (c.frame.compliance * dJ).norm();
+                velocityChange2 = multiply(c.frame.compliance, dJ).squaredNorm();
             }
             ++result.updates;
-            if (velocityChange > tolerance) {
+            if (velocityChange2 > tolerance2) {
                 changed = true;
                 lastChange[static_cast<std::size_t>(c.i)] = sweep;
                 if (c.j >= 0) lastChange[static_cast<std::size_t>(c.j)] = sweep;

@@ -52,11 +52,12 @@ struct SolverContact {
     // Coulomb contacts inside a cluster (set by solveSequentialImpulses):
     // tangential target eps_t u_t (fixed at the start of the substep, like
     // the normal target; set by the caller, zero for resting contacts),
-    // tangent basis and the inverse of K restricted to it.
+    // tangent basis, the inverse of K restricted to it, and K n.
     Vec3 targetTangentialVelocity = Vec3::Zero();
     bool clusterFriction = false;
     Vec3 tangent1 = Vec3::Zero(), tangent2 = Vec3::Zero();
     Eigen::Matrix2d tangentialInverse = Eigen::Matrix2d::Zero();
+    Vec3 complianceNormal = Vec3::Zero(); // K n
 };
 
 struct SolverResult {
@@ -66,7 +67,7 @@ struct SolverResult {
 };
 
 // Relative velocity u = v_2P - v_1P at the contact (wall: -v_1P).
-Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies, const SolverContact& c);
+inline Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies, const SolverContact& c);
 
 // Fills arms, compliance (K^-1 when `needInverse`), angular terms and the
 // normal compliance from the bodies, the contact point and the normal.
@@ -75,10 +76,50 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
                   bool needInverse);
 
 // Adds the impulse dJ (on body 2) to the body velocities.
-void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c, const Vec3& dJ);
+inline void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c, const Vec3& dJ);
 
 SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                                      std::vector<SolverContact>& contacts, int maxSweeps,
                                      double tolerance);
+
+// Inline: called several times per contact visit in every sweep. Forced
+// (GCC/Clang): as calls, their arguments and results go through memory,
+// which lengthens the chain of dependent operations from visit to visit.
+#if defined(__GNUC__)
+#define SEF_ALWAYS_INLINE [[gnu::always_inline]] inline
+#else
+#define SEF_ALWAYS_INLINE inline
+#endif
+
+// A v, evaluated inline (Eigen's fixed-size 3x3 product is an out-of-line
+// call at -O2).
+SEF_ALWAYS_INLINE Vec3 multiply(const Mat3& A, const Vec3& v) {
+    return Vec3(A(0, 0) * v.x() + A(0, 1) * v.y() + A(0, 2) * v.z(),
+                A(1, 0) * v.x() + A(1, 1) * v.y() + A(1, 2) * v.z(),
+                A(2, 0) * v.x() + A(2, 1) * v.y() + A(2, 2) * v.z());
+}
+
+SEF_ALWAYS_INLINE Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies,
+                                               const SolverContact& c) {
+    const SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
+    Vec3 u = -(b1.velocity + b1.angularVelocity.cross(c.arm1));
+    if (c.j >= 0) {
+        const SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
+        u += b2.velocity + b2.angularVelocity.cross(c.arm2);
+    }
+    return u;
+}
+
+SEF_ALWAYS_INLINE void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c,
+                                    const Vec3& dJ) {
+    SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
+    b1.velocity -= b1.inverseMass * dJ;
+    b1.angularVelocity -= multiply(b1.inverseInertia, c.arm1.cross(dJ));
+    if (c.j >= 0) {
+        SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
+        b2.velocity += b2.inverseMass * dJ;
+        b2.angularVelocity += multiply(b2.inverseInertia, c.arm2.cross(dJ));
+    }
+}
 
 } // namespace sef::dem

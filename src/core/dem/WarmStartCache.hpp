@@ -60,12 +60,17 @@ public:
     // Adds an entry for the substep being built; returns its slot.
     int record(const WarmStartEntry& entry) {
         next_.push_back(entry);
+        // remembered when `find` just looked this key up (the usual pattern)
+        previousOfNext_.push_back(lastFound_ >= 0 && current_[lastFound_].key == entry.key ? lastFound_ : -1);
         return static_cast<int>(next_.size()) - 1;
     }
+    // find(slot(s).key), without hashing when the key was looked up right
+    // before it was recorded.
+    const WarmStartEntry* previous(int s) const;
     WarmStartEntry& slot(int s) { return next_[static_cast<std::size_t>(s)]; }
     // The recorded entries become the ones `find` sees.
     void commit();
-    void clear() { current_.clear(); next_.clear(); }
+    void clear() { setEntries({}); }
     std::size_t size() const { return current_.size(); }
     // The entries `find` sees, e.g. to save them for a restart.
     const std::vector<WarmStartEntry>& entries() const { return current_; }
@@ -76,6 +81,10 @@ private:
     void index();
     std::vector<WarmStartEntry> current_, next_;
     std::vector<int> table_; // entry index of current_ per slot, -1: empty; size a power of 2
+    mutable std::size_t cursor_ = 0; // lookup hint: the entry after the last one found
+    mutable int lastFound_ = -1;     // entry index of the last find, -1: none
+    std::vector<int> previousOfNext_; // per slot of next_: its entry in current_, -1: unknown
+    bool duplicateKeys_ = false;     // some key recorded twice: no hint
 };
 
 } // namespace sef::dem

@@ -14,16 +14,15 @@ namespace sef {
 
 // cos(x) and sin(x)/x. The angles of one substep are tiny (|w| h ~ 1e-6 in
 // a settled bed), where the libm calls dominate the rotation update: below
-// |x| < 1e-2 the Taylor series through x^8 is exact to round-off (the first
-// dropped terms, x^10/10! and x^10/11!, are below 3e-27).
+// |x| < 1e-3 the Taylor series through x^4 is exact to round-off (the first
+// dropped terms, x^6/6! and x^6/7!, are below 1.4e-21).
 struct CosSinc {
     double cos, sinc;
 };
 inline CosSinc cosSinc(double x) {
     const double x2 = x * x;
-    if (x2 < 1e-4) // Horner with the reciprocal factorials (no divisions)
-        return {1.0 + x2 * (-1.0 / 2 + x2 * (1.0 / 24 + x2 * (-1.0 / 720 + x2 * (1.0 / 40320)))),
-                1.0 + x2 * (-1.0 / 6 + x2 * (1.0 / 120 + x2 * (-1.0 / 5040 + x2 * (1.0 / 362880))))};
+    if (x2 < 1e-6) // Horner with the reciprocal factorials (no divisions)
+        return {1.0 + x2 * (-1.0 / 2 + x2 * (1.0 / 24)), 1.0 + x2 * (-1.0 / 6 + x2 * (1.0 / 120))};
     return {std::cos(x), std::sin(x) / x};
 }
 

@@ -18,8 +18,8 @@ namespace {
 // Exact flow of H_k = L'_k^2 / (2 I_k): the body turns about its axis k by
 // phi = (L'_k / I_k) t; body components of the fixed world vector L turn
 // by -phi about the same axis.
-void rotateAboutBodyAxis(int k, Quat& q, Vec3& L, const Vec3& I, double t) {
-    const double phi = L[k] / I[k] * t;
+void rotateAboutBodyAxis(int k, Quat& q, Vec3& L, const Vec3& inverseI, double t) {
+    const double phi = L[k] * inverseI[k] * t;
     const int i = (k + 1) % 3, j = (k + 2) % 3;
     // q <- q (x) (cos(phi/2), sin(phi/2) e_k), written out: e_k has one component
     const CosSinc half = cosSinc(0.5 * phi);
@@ -42,11 +42,12 @@ void rotateAboutBodyAxis(int k, Quat& q, Vec3& L, const Vec3& I, double t) {
 
 void freeRotationStep(Quat& q, Vec3& L, const Vec3& I, double dt) {
     const double h = 0.5 * dt;
-    rotateAboutBodyAxis(0, q, L, I, h);
-    rotateAboutBodyAxis(1, q, L, I, h);
-    rotateAboutBodyAxis(2, q, L, I, dt);
-    rotateAboutBodyAxis(1, q, L, I, h);
-    rotateAboutBodyAxis(0, q, L, I, h);
+    const Vec3 inverseI = I.cwiseInverse(); // no division on the chain of the five rotations
+    rotateAboutBodyAxis(0, q, L, inverseI, h);
+    rotateAboutBodyAxis(1, q, L, inverseI, h);
+    rotateAboutBodyAxis(2, q, L, inverseI, dt);
+    rotateAboutBodyAxis(1, q, L, inverseI, h);
+    rotateAboutBodyAxis(0, q, L, inverseI, h);
     q.normalize();
 }
 
