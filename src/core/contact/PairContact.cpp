@@ -326,7 +326,21 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
     }
     ContactResult r = fallback(b1, b2, lengthScale, settings, options, s.iterations);
     r.warmStarted = warm;
-    return centredOnPatch(mirrorSymmetric(r, b1, b2, settings.gradientTolerance), b1, b2);
+    r = centredOnPatch(mirrorSymmetric(r, b1, b2, settings.gradientTolerance), b1, b2);
+    if (warm) {
+        // A warm start that failed can leave the fallback at a poor answer
+        // between flat faces (seen in a cube bed: 5.3e-2 d_eq reported for
+        // two touching cubes whose cold query gives 0; overlap removal then
+        // shoved them into their neighbours). The depth is the minimum of
+        // the overlap over all normals, so the smaller answer is the better.
+        const ContactResult cold = detectPairContact(shape1, pose1, shape2, pose2, nullptr, options);
+        if (cold.depth < r.depth) {
+            ContactResult better = cold;
+            better.iterations += r.iterations;
+            return better;
+        }
+    }
+    return r;
 }
 
 } // namespace sef
