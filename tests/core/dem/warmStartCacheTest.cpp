@@ -1,6 +1,7 @@
 // WarmStartCache: lookups in recording order (the cursor hint), in random
 // order and of missing keys give the entries of the last substep; previous()
-// agrees with find whether or not the key was looked up before recording.
+// agrees with find whether or not the key was looked up before recording;
+// rim-point keys (same ids, another part) are distinct entries.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,12 +12,10 @@
 using namespace sef;
 using namespace sef::dem;
 
-TEST(WarmStartCache, FindAndPreviousAgreeInAnyLookupOrder) {
-    WarmStartCache cache;
-    std::vector<ContactKey> keys;
-    for (int a = 0; a < 40; ++a)
-        for (int b = a + 1; b < a + 4; ++b) keys.push_back(ContactKey::pair(a, b));
-    for (int id = 0; id < 10; ++id) keys.push_back(ContactKey::wall(id, id % 3));
+namespace {
+
+// One entry per key, impulse.x = its index, as the state of a substep.
+void recordAndCommit(WarmStartCache& cache, const std::vector<ContactKey>& keys) {
     for (std::size_t k = 0; k < keys.size(); ++k) {
         WarmStartEntry e;
         e.key = keys[k];
@@ -24,6 +23,22 @@ TEST(WarmStartCache, FindAndPreviousAgreeInAnyLookupOrder) {
         cache.record(e);
     }
     cache.commit();
+}
+
+} // namespace
+
+TEST(WarmStartCache, FindAndPreviousAgreeInAnyLookupOrder) {
+    WarmStartCache cache;
+    std::vector<ContactKey> keys;
+    for (int a = 0; a < 40; ++a)
+        for (int b = a + 1; b < a + 4; ++b) keys.push_back(ContactKey::pair(a, b));
+    for (int id = 0; id < 10; ++id) keys.push_back(ContactKey::wall(id, id % 3));
+    // rim points of a pair and of a wall contact: same ids, other parts
+    for (int k = 0; k < kRimPoints; ++k) {
+        keys.push_back(ContactKey::pair(0, 1).rimPoint(k));
+        keys.push_back(ContactKey::wall(0, 0).rimPoint(k));
+    }
+    recordAndCommit(cache, keys);
     std::mt19937 rng(3);
     for (int round = 0; round < 3; ++round) {
         std::vector<ContactKey> order = keys;
@@ -48,12 +63,6 @@ TEST(WarmStartCache, FindAndPreviousAgreeInAnyLookupOrder) {
         fresh.key = ContactKey::pair(5000, 5001);
         EXPECT_EQ(cache.previous(cache.record(fresh)), nullptr);
         cache.clear(); // drop the substep being built (and all): then rebuild the state
-        for (std::size_t k = 0; k < keys.size(); ++k) {
-            WarmStartEntry e;
-            e.key = keys[k];
-            e.impulse = Vec3(double(k), 0.0, 0.0);
-            cache.record(e);
-        }
-        cache.commit();
+        recordAndCommit(cache, keys);
     }
 }
