@@ -35,6 +35,9 @@ void validateCollisionParameters(const CollisionParameters& p) {
     if (!(std::isfinite(p.friction) && p.friction >= 0.0))
         throw CollisionParameterError("friction", "must be finite and >= 0, got " +
                                                       std::to_string(p.friction));
+    if (!(std::isfinite(p.rollingFriction) && p.rollingFriction >= 0.0 && p.rollingFriction <= 1.0))
+        throw CollisionParameterError("rollingFriction", "must lie in [0, 1], got " +
+                                                             std::to_string(p.rollingFriction));
 }
 
 } // namespace sef

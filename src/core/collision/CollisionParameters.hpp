@@ -13,6 +13,11 @@
 //                          eps_t * before; eps_t = 0: full stick), limited
 //                          to the Coulomb cone |J_t| <= mu J_n; outside it
 //                          the contact slides with |J_t| = mu J_n.
+//
+// Rolling resistance (any model; dem/SequentialImpulseSolver.hpp): an
+// angular impulse opposing the relative angular velocity perpendicular to
+// the normal, at most mu_r R_eff J_n per substep (constant directional
+// torque; Ai et al., Powder Technol. 206 (2011) 269, model A).
 #include "geometry/ParameterError.hpp"
 
 #include <string>
@@ -26,6 +31,7 @@ struct CollisionParameters {
     double restitution = 1.0;            // eps_n in [0, 1]
     double tangentialRestitution = 0.0;  // eps_t in [-1, 1]: "paper"; sticking target of "coulomb"
     double friction = 0.0;               // mu >= 0: "schwager", "coulomb"
+    double rollingFriction = 0.0;        // mu_r in [0, 1]: rolling resistance (all models)
 };
 
 // Invalid collision input (model, restitution, tangentialRestitution,
@@ -41,8 +47,8 @@ CollisionModel collisionModelFromName(const std::string& name);
 // Canonical name ("frictionless", "paper", "schwager", "coulomb").
 std::string collisionModelName(CollisionModel model);
 
-// Throws CollisionParameterError naming restitution, tangentialRestitution
-// or friction when out of range or not finite.
+// Throws CollisionParameterError naming restitution, tangentialRestitution,
+// friction or rollingFriction when out of range or not finite.
 void validateCollisionParameters(const CollisionParameters& parameters);
 
 } // namespace sef

@@ -60,6 +60,7 @@ CollisionParameters toCollisionParameters(const ContactLaw& law) {
     p.restitution = law.restitution;
     p.tangentialRestitution = law.tangentialRestitution;
     p.friction = law.friction;
+    p.rollingFriction = law.rollingFriction;
     validateCollisionParameters(p);
     return p;
 }

@@ -22,6 +22,7 @@ struct ContactLaw {
     double restitution = 0.5;           // eps_n
     double tangentialRestitution = 1.0; // eps_t (frictional)
     double friction = 0.0;              // mu (schwager, coulomb)
+    double rollingFriction = 0.0;       // mu_r: rolling resistance (any model; 0: none)
 };
 
 struct EngineSettings {

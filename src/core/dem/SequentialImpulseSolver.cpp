@@ -119,6 +119,58 @@ Visit clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
     return Visit{dJ, multiply(K, dJ)};
 }
 
+// One visit of the rolling row: the angular impulse that stops the relative
+// angular velocity in the contact plane, the accumulated one kept within
+// mu_r R_eff J_n. Returns the squared contact-speed change R_eff |dw|.
+double rollingUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
+    SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
+    Vec3 w = -b1.angularVelocity;
+    if (c.j >= 0) w += bodies[static_cast<std::size_t>(c.j)].angularVelocity;
+    const Eigen::Vector2d wT(c.rollingTangent1.dot(w), c.rollingTangent2.dot(w));
+    const Eigen::Vector2d old(c.rollingTangent1.dot(c.rollingImpulse),
+                              c.rollingTangent2.dot(c.rollingImpulse));
+    Eigen::Vector2d next = old - c.rollingInverse * wT;
+    const double limit = c.rollingLimit * std::max(0.0, c.frame.normal.dot(c.impulse));
+    const double size = next.norm();
+    if (size > limit) next *= size > 0.0 ? limit / size : 0.0;
+    const Eigen::Vector2d d = next - old;
+    if (d.isZero(0.0)) return 0.0;
+    const Vec3 dL = d.x() * c.rollingTangent1 + d.y() * c.rollingTangent2;
+    c.rollingImpulse += dL;
+    Vec3 dw = multiply(b1.inverseInertia, dL);
+    b1.angularVelocity -= dw;
+    if (c.j >= 0) {
+        SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
+        const Vec3 dw2 = multiply(b2.inverseInertia, dL);
+        b2.angularVelocity += dw2;
+        dw += dw2;
+    }
+    return c.rollingRadius * c.rollingRadius * dw.squaredNorm();
+}
+
+void setUpRolling(SolverContact& c, const std::vector<SolverBody>& bodies) {
+    c.rollingImpulse.setZero();
+    c.rollingLimit = 0.0;
+    if (!(c.law->rollingFriction > 0.0)) return;
+    const double r1 = c.arm1.norm();
+    c.rollingRadius = r1;
+    Mat3 A = bodies[static_cast<std::size_t>(c.i)].inverseInertia;
+    if (c.j >= 0) {
+        const double r2 = c.arm2.norm();
+        c.rollingRadius = r1 * r2 / (r1 + r2);
+        A += bodies[static_cast<std::size_t>(c.j)].inverseInertia;
+    }
+    const Vec3& n = c.frame.normal;
+    c.rollingTangent1 = n.unitOrthogonal();
+    c.rollingTangent2 = n.cross(c.rollingTangent1);
+    const Vec3 At1 = multiply(A, c.rollingTangent1), At2 = multiply(A, c.rollingTangent2);
+    Eigen::Matrix2d Att;
+    Att << c.rollingTangent1.dot(At1), c.rollingTangent1.dot(At2), c.rollingTangent2.dot(At1),
+        c.rollingTangent2.dot(At2);
+    c.rollingInverse = Att.inverse(); // SPD block of SPD I_1^-1 + I_2^-1
+    c.rollingLimit = c.law->rollingFriction * c.rollingRadius;
+}
+
 } // namespace
 
 void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
@@ -143,6 +195,7 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
     }
     c.frame.normalCompliance = Knn;
     c.frame.hasInverse = false;
+    setUpRolling(c, bodies);
     if (c.law->model == CollisionModel::Frictionless) return; // K itself is not needed
     // K = (1/m_1 + 1/m_2) 1 - [r_1]x I_1^-1 [r_1]x - [r_2]x I_2^-1 [r_2]x
     // (collision/ImpulseResolution.hpp), symmetric
@@ -179,7 +232,8 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                 (c.j < 0 || lastChange[static_cast<std::size_t>(c.j)] < sweep - 1))
                 continue; // nothing this contact sees has changed since its last visit
             const Vec3& n = c.frame.normal;
-            double velocityChange2; // squared, compared with tolerance^2 (no sqrt)
+            double velocityChange2 = 0.0; // squared, compared with tolerance^2 (no sqrt)
+            bool updated = false;
             if (c.law->model == CollisionModel::Frictionless) {
                 // scalar projected Gauss-Seidel on the accumulated normal impulse
                 SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
@@ -190,34 +244,48 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                     un += n.dot(b2.velocity) + b2.angularVelocity.dot(c.armCrossNormal2);
                 }
                 const double lambda = n.dot(c.impulse);
-                const double updated =
+                const double next =
                     std::max(0.0, lambda + (c.frame.targetNormalVelocity - un) / c.frame.normalCompliance);
-                const double dLambda = updated - lambda;
-                if (dLambda == 0.0) continue;
-                c.impulse = updated * n;
-                b1.velocity -= (b1.inverseMass * dLambda) * n;
-                b1.angularVelocity -= dLambda * c.angular1;
-                if (c.j >= 0) {
-                    SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
-                    b2.velocity += (b2.inverseMass * dLambda) * n;
-                    b2.angularVelocity += dLambda * c.angular2;
+                const double dLambda = next - lambda;
+                if (dLambda != 0.0) {
+                    c.impulse = next * n;
+                    b1.velocity -= (b1.inverseMass * dLambda) * n;
+                    b1.angularVelocity -= dLambda * c.angular1;
+                    if (c.j >= 0) {
+                        SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
+                        b2.velocity += (b2.inverseMass * dLambda) * n;
+                        b2.angularVelocity += dLambda * c.angular2;
+                    }
+                    const double change = dLambda * c.frame.normalCompliance;
+                    velocityChange2 = change * change;
+                    updated = true;
                 }
-                const double change = dLambda * c.frame.normalCompliance;
-                velocityChange2 = change * change;
             } else if (c.clusterFriction) {
                 const Visit v = clusterFrictionUpdate(bodies, c);
-                if (v.impulse.isZero(0.0)) continue;
-                velocityChange2 = v.velocity.squaredNorm();
+                if (!v.impulse.isZero(0.0)) {
+                    velocityChange2 = v.velocity.squaredNorm();
+                    updated = true;
+                }
             } else {
                 const Vec3 u = relativeContactVelocity(bodies, c);
                 const Vec3 uFree = u - multiply(c.frame.compliance, c.impulse);
                 const Vec3 J = contactImpulse(*c.law, c.frame, uFree).impulse;
                 const Vec3 dJ = J - c.impulse;
-                if (dJ.isZero(0.0)) continue;
-                c.impulse = J;
-                applyImpulse(bodies, c, dJ);
-                velocityChange2 = multiply(c.frame.compliance, dJ).squaredNorm();
+                if (!dJ.isZero(0.0)) {
+                    c.impulse = J;
+                    applyImpulse(bodies, c, dJ);
+                    velocityChange2 = multiply(c.frame.compliance, dJ).squaredNorm();
+                    updated = true;
+                }
             }
+            if (c.rollingLimit > 0.0) {
+                const double rollingChange2 = rollingUpdate(bodies, c);
+                if (rollingChange2 > 0.0) {
+                    velocityChange2 = std::max(velocityChange2, rollingChange2);
+                    updated = true;
+                }
+            }
+            if (!updated) continue;
             ++result.updates;
             if (velocityChange2 > tolerance2) {
                 changed = true;

@@ -26,6 +26,18 @@
 // sliding friction opposes the final slip (K_tt-weighted) instead of the
 // mean slip, the same direction when K does not couple normal and tangent
 // (spheres).
+//
+// Rolling resistance (law rollingFriction mu_r > 0). Frictionless contact
+// forces cannot stop a convex body rocking on a curved face: the contact
+// point rolls, its normal velocity stays zero, nothing dissipates (doc/dem.md:
+// a frictionless diamond bed kept 1.2e-6 of its drop energy as rocking for
+// 4.7 s, whatever dt, sweeps or eps_n). Each such contact therefore also has
+// an angular row: the angular impulse L (on body 2, tangent to the contact
+// plane) that stops the relative angular velocity perpendicular to n,
+// limited to |L| <= mu_r R_eff J_n with the contact's current normal impulse
+// J_n (a constant directional torque mu_r R_eff F_n; Ai et al., Powder
+// Technol. 206 (2011) 269, model A). R_eff = r_1 r_2 / (r_1 + r_2) of the
+// contact arms (wall: r_1). Not warm-started: the limit follows J_n.
 #include "collision/CollisionParameters.hpp"
 #include "collision/ContactImpulseLaw.hpp"
 #include "geometry/Types.hpp"
@@ -58,6 +70,14 @@ struct SolverContact {
     Vec3 tangent1 = Vec3::Zero(), tangent2 = Vec3::Zero();
     Eigen::Matrix2d tangentialInverse = Eigen::Matrix2d::Zero();
     Vec3 complianceNormal = Vec3::Zero(); // K n
+    // Rolling resistance (set by setUpContact when the law has mu_r > 0):
+    // R_eff, mu_r R_eff, the contact-plane basis, the inverse of
+    // (I_1^-1 + I_2^-1) restricted to it, and the accumulated angular impulse.
+    double rollingRadius = 0.0;
+    double rollingLimit = 0.0;          // 0: no rolling row
+    Vec3 rollingTangent1 = Vec3::Zero(), rollingTangent2 = Vec3::Zero();
+    Eigen::Matrix2d rollingInverse = Eigen::Matrix2d::Zero();
+    Vec3 rollingImpulse = Vec3::Zero(); // on body 2 (body 1 gets -rollingImpulse)
 };
 
 struct SolverResult {

@@ -125,10 +125,12 @@ sef::dem::ContactLaw Foam::readContactLaw(const dictionary& dict)
     law.tangentialRestitution =
         dict.lookupOrDefault<scalar>("tangentialRestitution", coulomb ? 0 : 1);
     law.friction = needsFriction ? dict.get<scalar>("friction") : 0;
+    law.rollingFriction = dict.lookupOrDefault<scalar>("rollingFriction", 0);
 
     params.restitution = law.restitution;
     params.tangentialRestitution = law.tangentialRestitution;
     params.friction = law.friction;
+    params.rollingFriction = law.rollingFriction;
     try
     {
         sef::validateCollisionParameters(params);
