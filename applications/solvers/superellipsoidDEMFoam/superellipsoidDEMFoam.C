@@ -183,6 +183,7 @@ struct runTotals
     label steps = 0;
     double contacts = 0;
     double pairContacts = 0;
+    double sweeps = 0;              // sequential-impulse sweeps (all substeps)
     label pushedBack = 0;
     label fallbacks = 0;
     double maxOverlapOverDeq = 0;
@@ -234,6 +235,8 @@ void writeSummary
         << totals.pairContacts/max(totals.steps, label(1)) << ",\n"
         << "  \"contactsPerStep\": "
         << totals.contacts/max(totals.steps, label(1)) << ",\n"
+        << "  \"sweepsPerStep\": "
+        << totals.sweeps/max(totals.steps, label(1)) << ",\n"
         << "  \"fallbacks\": " << totals.fallbacks << ",\n"
         << "  \"bedHeight95\": " << bedHeight << ",\n"
         << "  \"wallSeconds\": " << wallSeconds << ",\n"
@@ -393,6 +396,7 @@ int main(int argc, char *argv[])
         ++totals.steps;
         totals.contacts += stats.contacts;
         totals.pairContacts += stats.pairContacts;
+        totals.sweeps += stats.sweeps;
         totals.pushedBack += stats.pushedBack;
         totals.fallbacks += stats.fallbacks;
         totals.maxOverlapOverDeq = max(totals.maxOverlapOverDeq, stats.maxOverlapOverDeq);

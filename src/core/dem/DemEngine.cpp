@@ -137,6 +137,9 @@ DemEngine::DemEngine(std::vector<WallFace> walls, EngineSettings settings)
     if (!settings.gravity.allFinite()) throw std::invalid_argument("gravity: must be finite");
     impl_->pairParameters = toCollisionParameters(settings.pair);
     impl_->wallParameters = toCollisionParameters(settings.wall);
+    if (settings.sweepStagnationWindow < 0)
+        throw std::invalid_argument("sweepStagnationWindow: must be >= 0 (got " +
+                                    std::to_string(settings.sweepStagnationWindow) + ")");
     if (!(settings.sweepTolerance > 0.0))
         throw std::invalid_argument("sweepTolerance: must be positive");
     impl_->walls = WallSet(std::move(walls));
@@ -520,10 +523,12 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
             std::max(settings.sweepTolerance * accelerationScale * h, 1e-300);
         // One partner per particle: the contacts are disjoint, one sweep resolves all.
         const int maxSweeps = settings.onePartnerPerStep ? 1 : settings.maxSweeps;
-        const SolverResult r = solveSequentialImpulses(solverBodies, solverContacts, maxSweeps, tolerance);
+        const SolverResult r = solveSequentialImpulses(solverBodies, solverContacts, maxSweeps, tolerance,
+                                                       settings.sweepStagnationWindow);
         stats.sweeps += r.sweeps;
         stats.impulses += r.updates;
-        if (!r.converged && !settings.onePartnerPerStep) ++stats.sweepLimitReached;
+        if (r.stagnated) ++stats.sweepsStagnated;
+        else if (!r.converged && !settings.onePartnerPerStep) ++stats.sweepLimitReached;
         for (std::size_t i = 0; i < bodies.size(); ++i) {
             RigidBodyState& b = bodies[i];
             const SolverBody& sb = solverBodies[i];

@@ -46,6 +46,10 @@ struct EngineSettings {
     // Sweeps stop when no contact velocity changes by more than this
     // fraction of the automatic resting speed (h max |g + F/m|) in a sweep.
     double sweepTolerance = 1e-3;
+    // Sweeps also stop when, at the convergence rate measured over the last
+    // 2 x this-many sweeps, the tolerance would not be reached within
+    // maxSweeps (dem/SequentialImpulseSolver.hpp). 0: only tolerance and cap.
+    int sweepStagnationWindow = 4;
     // Warm-start resting contacts with their accumulated impulse of the
     // previous substep (keyed by the particle ids / wall face).
     bool warmStart = true;
@@ -83,6 +87,7 @@ struct StepStatistics {
     long impulses = 0;            // impulses applied (all sweeps)
     long sweeps = 0;              // impulse sweeps run
     long sweepLimitReached = 0;   // substeps whose sweeps stopped at maxSweeps
+    long sweepsStagnated = 0;     // substeps whose sweeps stopped for lack of progress
     // Energy bookkeeping of the collision stage (summed over substeps) [J]:
     double impulseEnergyChange = 0;     // kinetic energy change by the impulses (<= 0 if dissipative)
     double projectionPotentialChange = 0; // gravity potential change by overlap removal and push-back

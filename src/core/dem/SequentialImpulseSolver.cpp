@@ -171,6 +171,28 @@ void setUpRolling(SolverContact& c, const std::vector<SolverBody>& bodies) {
     c.rollingLimit = c.law->rollingFriction * c.rollingRadius;
 }
 
+// Progress test after a sweep: the largest change of the last W sweeps
+// against that of the W sweeps before gives the convergence rate; stop when
+// there is none, or when at that rate the tolerance would not be reached
+// within the sweeps left (so a solve that converges within the cap is never
+// cut short, up to the rate estimate).
+constexpr double kStagnationLevel = 100.0;
+
+bool stagnates(std::vector<double>& history, double largestChange2, int window, int sweepsLeft,
+               double tolerance2) {
+    history.push_back(largestChange2);
+    const std::size_t W = static_cast<std::size_t>(window);
+    if (history.size() < 2 * W) return false;
+    const double recent = *std::max_element(history.end() - static_cast<long>(W), history.end());
+    const double before = *std::max_element(history.end() - 2 * static_cast<long>(W),
+                                            history.end() - static_cast<long>(W));
+    if (recent > kStagnationLevel * kStagnationLevel * tolerance2) return false; // far from converged
+    if (!(recent < before)) return true;
+    // squared changes: W log(tol^2 / recent) / log(recent / before) sweeps to go
+    const double needed = window * std::log(tolerance2 / recent) / std::log(recent / before);
+    return needed > sweepsLeft;
+}
+
 } // namespace
 
 void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
@@ -210,9 +232,12 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
 
 SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                                      std::vector<SolverContact>& contacts, int maxSweeps,
-                                     double tolerance) {
+                                     double tolerance, int stagnationWindow) {
     SolverResult result;
     if (contacts.empty()) return result;
+    // largest squared contact-velocity change of each sweep (stagnation test)
+    thread_local std::vector<double> sweepChange;
+    sweepChange.clear();
     // lastChange[b]: last sweep in which body b's velocity changed noticeably.
     thread_local std::vector<int> lastChange;
     lastChange.assign(bodies.size(), 0);
@@ -222,6 +247,7 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
     for (int sweep = 0; sweep < maxSweeps; ++sweep) {
         ++result.sweeps;
         bool changed = false;
+        double largestChange2 = 0.0;
         // Symmetric Gauss-Seidel: alternate the direction so that a change
         // travels through a chain of contacts in both directions.
         const bool forward = sweep % 2 == 0;
@@ -287,6 +313,7 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
             }
             if (!updated) continue;
             ++result.updates;
+            largestChange2 = std::max(largestChange2, velocityChange2);
             if (velocityChange2 > tolerance2) {
                 changed = true;
                 lastChange[static_cast<std::size_t>(c.i)] = sweep;
@@ -295,6 +322,11 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
         }
         if (!changed) {
             result.converged = true;
+            break;
+        }
+        if (stagnationWindow > 0 && stagnates(sweepChange, largestChange2, stagnationWindow,
+                                              maxSweeps - result.sweeps, tolerance2)) {
+            result.stagnated = true;
             break;
         }
     }

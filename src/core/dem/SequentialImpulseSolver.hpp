@@ -10,7 +10,17 @@
 //     turned out too large is taken back in later sweeps;
 //   - sweeps stop when no contact velocity changed by more than `tolerance`
 //     in a sweep, or after maxSweeps; after the first sweep only contacts of
-//     bodies whose velocity changed in the previous sweep are revisited.
+//     bodies whose velocity changed in the previous sweep are revisited;
+//   - and they stop when they cannot get there within the cap
+//     (stagnationWindow W > 0): the largest contact-velocity change of the
+//     last W sweeps against that of the W sweeps before gives the rate of
+//     convergence; no progress, or a rate at which the tolerance would be
+//     reached only after maxSweeps, ends the solve. In a settled frictional
+//     bed a few contacts keep trading impulse at 10-30 times the tolerance,
+//     shrinking by 0.2 % per sweep, for as long as sweeps run (measured: every
+//     substep of a creeping 1000-particle bed hit the cap of 50, after a fast
+//     fall over the first 15 sweeps); a solve converging within the cap runs
+//     as before.
 // Positions are not touched (overlap removal is a separate position pass
 // that never feeds velocity).
 //
@@ -83,7 +93,8 @@ struct SolverContact {
 struct SolverResult {
     int sweeps = 0;
     long updates = 0;       // contact evaluations that changed an impulse
-    bool converged = true;  // false: stopped at maxSweeps
+    bool converged = true;  // false: stopped at maxSweeps or stagnated
+    bool stagnated = false; // stopped for lack of progress (stagnationWindow)
 };
 
 // Relative velocity u = v_2P - v_1P at the contact (wall: -v_1P).
@@ -100,7 +111,7 @@ inline void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c
 
 SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                                      std::vector<SolverContact>& contacts, int maxSweeps,
-                                     double tolerance);
+                                     double tolerance, int stagnationWindow = 0);
 
 // Inline: called several times per contact visit in every sweep. Forced
 // (GCC/Clang): as calls, their arguments and results go through memory,

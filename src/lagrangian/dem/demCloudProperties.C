@@ -211,6 +211,10 @@ Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
         readInRange(coll, "flatContactReuseTolerance", 0, 1e-2, defaults.flatContactReuseTolerance);
     props.engine.allowedPenetration =
         readInRange(coll, "allowedPenetration", 0, 1e-3, defaults.allowedPenetration);
+    props.engine.sweepStagnationWindow =
+        coll.lookupOrDefault<label>("sweepStagnationWindow", defaults.sweepStagnationWindow);
+    if (props.engine.sweepStagnationWindow < 0)
+        badEntry(coll, "sweepStagnationWindow", "must be >= 0 (0: off)");
 
     return props;
 }
