@@ -33,6 +33,12 @@ struct ContactKey {
     ContactKey rimPoint(int k) const { return ContactKey{a, b, k + 1}; }
 };
 
+template <std::size_t N> std::array<Vec3, N> filledArray(const Vec3& v) {
+    std::array<Vec3, N> a;
+    a.fill(v); // Eigen vectors are not zeroed by value-initialisation
+    return a;
+}
+
 struct WarmStartEntry {
     ContactKey key;
     Vec3 normal = Vec3::UnitZ();     // pair: from the smaller id to the larger; wall: contact module's
@@ -49,7 +55,7 @@ struct WarmStartEntry {
     Vec3 supportA = Vec3::Zero(), supportB = Vec3::Zero();
     // The rim points of that answer (ContactPatch.hpp), body frame of A /
     // of the particle.
-    std::array<Vec3, kRimPoints> rimInA{};
+    std::array<Vec3, kRimPoints> rimInA = filledArray<kRimPoints>(Vec3::Zero());
     std::int64_t rimCount = 0;
 };
 
