@@ -49,7 +49,7 @@ struct EngineSettings {
     // Sweeps also stop when, at the convergence rate measured over the last
     // 2 x this-many sweeps, the tolerance would not be reached within
     // maxSweeps (dem/SequentialImpulseSolver.hpp). 0: only tolerance and cap.
-    int sweepStagnationWindow = 4;
+    int sweepStagnationWindow = 2;
     // Warm-start resting contacts with their accumulated impulse of the
     // previous substep (keyed by the particle ids / wall face).
     bool warmStart = true;
