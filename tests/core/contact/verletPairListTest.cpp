@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 namespace sef {
@@ -40,6 +41,54 @@ TEST(VerletPairList, SamePairsInTheSameOrderAsTheCellGrid) {
     }
     EXPECT_GE(list.rebuilds(), 20 + 1); // every jump, and the new order
     EXPECT_LE(list.rebuilds(), 10 + 20 + 1); // drift: reused for several steps
+}
+
+// Large systems are processed in a spatial order that changes from step to
+// step (dem/DemEngine.cpp): the same particles in another order, moved by
+// less than the skin, keep the list (no rebuild) and still give exactly the
+// cell grid's pairs in its order. Ids need not be compact (a sorted lookup
+// then) and a repeated id forces a rebuild.
+TEST(VerletPairList, ReorderedParticlesKeepTheList) {
+    for (const std::int64_t idStride : {1, 1000}) {
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<double> pos(0.0, 0.1), rad(0.002, 0.005), unit(-1.0, 1.0);
+        std::vector<Vec3> x(1200);
+        std::vector<double> r(x.size());
+        std::vector<std::int64_t> id(x.size());
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            x[i] = Vec3(pos(rng), pos(rng), 0.5 * pos(rng));
+            r[i] = rad(rng);
+            id[i] = 7 + idStride * static_cast<std::int64_t>(i);
+        }
+        VerletPairList list(0.1);
+        std::vector<std::size_t> perm(x.size());
+        for (int step = 0; step < 12; ++step) {
+            for (std::size_t i = 0; i < perm.size(); ++i) perm[i] = i;
+            std::shuffle(perm.begin(), perm.end(), rng);
+            std::vector<Vec3> px(x.size());
+            std::vector<double> pr(x.size());
+            std::vector<std::int64_t> pid(x.size());
+            for (std::size_t k = 0; k < perm.size(); ++k) {
+                x[perm[k]] += 1e-5 * Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+                px[k] = x[perm[k]];
+                pr[k] = r[perm[k]];
+                pid[k] = id[perm[k]];
+            }
+            std::vector<std::pair<int, int>> visited;
+            list.forEachCandidatePair(px, pr, pid, [&](int i, int j) { visited.emplace_back(i, j); });
+            ASSERT_EQ(visited, gridPairs(px, pr)) << "step " << step << ", id stride " << idStride;
+            ASSERT_GT(visited.size(), 300u);
+        }
+        EXPECT_EQ(list.rebuilds(), 1) << "id stride " << idStride; // 12 orders, 0.12 mm < skin/2 in all
+        // a repeated identity cannot be mapped: rebuilt
+        std::vector<std::int64_t> twice = id;
+        twice[5] = twice[6];
+        list.forEachCandidatePair(x, r, twice, [](int, int) {});
+        EXPECT_EQ(list.rebuilds(), 2);
+        std::vector<std::pair<int, int>> visited;
+        list.forEachCandidatePair(x, r, twice, [&](int i, int j) { visited.emplace_back(i, j); });
+        EXPECT_EQ(visited, gridPairs(x, r));
+    }
 }
 
 } // namespace
