@@ -263,10 +263,16 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
 // they fit in cache, and their results stay bit-for-bit what they were.
 void DemEngine::Impl::computeOrder(const ParticleSystem& ps) {
     const std::size_t n = ps.size();
-    order.resize(n);
-    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    const bool hadOrder = order.size() == n && n > 0; // the last call's order, as a first guess
+    if (!hadOrder) {
+        order.resize(n);
+        for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    }
     const long threshold = settings.spatialSortThreshold;
-    if (threshold <= 0 || n < static_cast<std::size_t>(threshold)) return;
+    if (threshold <= 0 || n < static_cast<std::size_t>(threshold)) {
+        for (std::size_t i = 0; i < n; ++i) order[i] = i;
+        return;
+    }
     double largest = 0.0;
     for (const ParticleType& type : ps.types) largest = std::max(largest, type.boundingRadius);
     const double cell = 2.0 * largest;
@@ -279,14 +285,33 @@ void DemEngine::Impl::computeOrder(const ParticleSystem& ps) {
         return static_cast<std::uint64_t>(std::min(extent / cell, 2.0e6)) + 1;
     };
     const std::uint64_t nx = cells(hi.x() - lo.x()), ny = cells(hi.y() - lo.y());
+    // Keys listed in the last call's order: between steps only a few
+    // particles change cell, so an insertion sort finishes in O(n); past a
+    // budget of moves (a first call, a shaken system) a full sort. The keys
+    // (cell, index) are unique, so both give the same order.
     orderKeys.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = order[k];
         const Vec3 c = ((ps.position[i] - lo) / cell).cwiseMin(2.0e6);
         const auto ix = static_cast<std::uint64_t>(c.x()), iy = static_cast<std::uint64_t>(c.y()),
                    iz = static_cast<std::uint64_t>(c.z());
-        orderKeys[i] = {(iz * ny + iy) * nx + ix, i};
+        orderKeys[k] = {(iz * ny + iy) * nx + ix, i};
     }
-    std::sort(orderKeys.begin(), orderKeys.end());
+    std::size_t budget = hadOrder ? 8 * n : 0;
+    bool sorted = hadOrder;
+    for (std::size_t k = 1; k < n && sorted; ++k) {
+        const auto key = orderKeys[k];
+        std::size_t m = k;
+        for (; m > 0 && key < orderKeys[m - 1]; --m) {
+            orderKeys[m] = orderKeys[m - 1];
+            if (budget-- == 0) {
+                sorted = false;
+                break;
+            }
+        }
+        orderKeys[m] = key;
+    }
+    if (!sorted) std::sort(orderKeys.begin(), orderKeys.end());
     for (std::size_t k = 0; k < n; ++k) order[k] = orderKeys[k].second;
 }
 
