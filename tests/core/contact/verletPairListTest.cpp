@@ -17,17 +17,29 @@ std::vector<std::pair<int, int>> gridPairs(const std::vector<Vec3>& x, const std
     return grid.candidatePairs();
 }
 
+// n particles at random in a 0.1 x 0.1 x 0.05 m box, radii 2-5 mm, ids
+// firstId + idStride k.
+struct Particles {
+    std::vector<Vec3> x;
+    std::vector<double> r;
+    std::vector<std::int64_t> id;
+};
+
+Particles randomParticles(std::size_t n, std::mt19937& rng, std::int64_t firstId, std::int64_t idStride) {
+    std::uniform_real_distribution<double> pos(0.0, 0.1), rad(0.002, 0.005);
+    Particles p{std::vector<Vec3>(n), std::vector<double>(n), std::vector<std::int64_t>(n)};
+    for (std::size_t i = 0; i < n; ++i) {
+        p.x[i] = Vec3(pos(rng), pos(rng), 0.5 * pos(rng));
+        p.r[i] = rad(rng);
+        p.id[i] = firstId + idStride * static_cast<std::int64_t>(i);
+    }
+    return p;
+}
+
 TEST(VerletPairList, SamePairsInTheSameOrderAsTheCellGrid) {
     std::mt19937 rng(23);
-    std::uniform_real_distribution<double> pos(0.0, 0.1), rad(0.002, 0.005), unit(-1.0, 1.0);
-    std::vector<Vec3> x(1500);
-    std::vector<double> r(x.size());
-    std::vector<std::int64_t> id(x.size());
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        x[i] = Vec3(pos(rng), pos(rng), 0.5 * pos(rng));
-        r[i] = rad(rng);
-        id[i] = static_cast<std::int64_t>(i);
-    }
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    auto [x, r, id] = randomParticles(1500, rng, 0, 1);
     VerletPairList list(0.1); // skin 0.5 mm
     for (int step = 0; step < 60; ++step) {
         // steps 0-39: moves of 20 um (several per rebuild); then 1 mm jumps
@@ -51,15 +63,8 @@ TEST(VerletPairList, SamePairsInTheSameOrderAsTheCellGrid) {
 TEST(VerletPairList, ReorderedParticlesKeepTheList) {
     for (const std::int64_t idStride : {1, 1000}) {
         std::mt19937 rng(5);
-        std::uniform_real_distribution<double> pos(0.0, 0.1), rad(0.002, 0.005), unit(-1.0, 1.0);
-        std::vector<Vec3> x(1200);
-        std::vector<double> r(x.size());
-        std::vector<std::int64_t> id(x.size());
-        for (std::size_t i = 0; i < x.size(); ++i) {
-            x[i] = Vec3(pos(rng), pos(rng), 0.5 * pos(rng));
-            r[i] = rad(rng);
-            id[i] = 7 + idStride * static_cast<std::int64_t>(i);
-        }
+        std::uniform_real_distribution<double> unit(-1.0, 1.0);
+        auto [x, r, id] = randomParticles(1200, rng, 7, idStride);
         VerletPairList list(0.1);
         std::vector<std::size_t> perm(x.size());
         for (int step = 0; step < 12; ++step) {
