@@ -370,15 +370,12 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
         const PairPose poseB{bodies[b].position, rotations[b], bodies[b].orientation};
         const WarmStartEntry* previous = warm.find(key);
         ContactResult r; // normal from a to b
-        WarmStartEntry entry;
-        entry.key = key;
+        int slot;
         if (previous && settings.contactReuseTolerance > 0.0 &&
             reusePairReference(*previous, poseA, poseB, settings.contactReuseTolerance,
                                settings.flatContactReuseTolerance, std::min(radius[a], radius[b]), r)) {
             ++stats.reusedPairs;
-            entry = *previous; // keeps the reference
-            entry.impulse.setZero();
-            entry.resting = false;
+            slot = warm.recordCarried(*previous, r.normal); // keeps the reference
         } else {
             PairWarmStart warmNormal;
             if (previous) warmNormal.normal = previous->normal;
@@ -388,10 +385,12 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
             stats.newtonIterations += r.iterations;
             if (r.status == ContactStatus::fallback) ++stats.fallbacks;
             if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox) return;
+            WarmStartEntry entry;
+            entry.key = key;
             storePairReference(entry, poseA, poseB, r);
+            entry.normal = r.normal;
+            slot = warm.record(entry);
         }
-        entry.normal = r.normal;
-        const int slot = warm.record(entry);
         if (!ordered) r.normal = -r.normal;
         if (!r.contact || !(r.depth > 0.0)) return;
         contacts.push_back(DemContact{i, j, -1, r.point, r.normal, r.depth});
@@ -416,25 +415,24 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
             const ContactKey key = ContactKey::wall(ids[i], f);
             const WarmStartEntry* e = warm.find(key);
             ContactResult r;
-            WarmStartEntry entry;
-            entry.key = key;
+            int slot;
             if (e && settings.contactReuseTolerance > 0.0 &&
                 reuseWallReference(*e, particlePose, settings.contactReuseTolerance,
                                    settings.flatContactReuseTolerance, radius[i], r)) {
                 ++stats.reusedWalls;
-                entry = *e; // keeps the reference
-                entry.impulse.setZero();
-                entry.resting = false;
+                slot = warm.recordCarried(*e, r.normal); // keeps the reference
             } else {
                 r = detectFaceContact(ps.types[typeOf[i]].shape, pose, walls, f, e ? &e->normal : nullptr);
                 stats.newtonIterations += r.iterations;
                 if (r.status == ContactStatus::fallback) ++stats.fallbacks;
                 if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox)
                     continue;
+                WarmStartEntry entry;
+                entry.key = key;
                 storeWallReference(entry, particlePose, r);
+                entry.normal = r.normal;
+                slot = warm.record(entry);
             }
-            entry.normal = r.normal;
-            const int slot = warm.record(entry);
             if (!r.contact || !(r.depth > 0.0)) continue;
             // contact module: normal from the wall into the domain; the
             // collision module wants it from the particle into the wall.

@@ -70,6 +70,17 @@ public:
         previousOfNext_.push_back(lastFound_ >= 0 && current_[lastFound_].key == entry.key ? lastFound_ : -1);
         return static_cast<int>(next_.size()) - 1;
     }
+    // Carries the previous substep's entry `e` (from find) on: its
+    // narrow-phase reference kept, its impulse cleared, the given normal.
+    // One copy, where building a fresh entry and assigning cost three.
+    int recordCarried(const WarmStartEntry& e, const Vec3& normal) {
+        const int s = record(e);
+        WarmStartEntry& carried = next_.back();
+        carried.impulse.setZero();
+        carried.resting = false;
+        carried.normal = normal;
+        return s;
+    }
     // find(slot(s).key), without hashing when the key was looked up right
     // before it was recorded.
     const WarmStartEntry* previous(int s) const;
