@@ -1,9 +1,11 @@
 #pragma once
 // Small helpers for the DEM tests: walls of an axis-aligned box.
 #include "dem/BoxWalls.hpp"
+#include "dem/DemEngine.hpp"
 #include "dem/WallSet.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <vector>
 
 namespace sef::dem::test {
@@ -27,6 +29,30 @@ inline std::vector<WallFace> cylinderWalls(double R, double L, int N) {
     faces.push_back(WallFace{bottom, Vec3(0, 0, -1), 1});
     faces.push_back(WallFace{top, Vec3(0, 0, 1), 2});
     return faces;
+}
+
+// Restart check: `ps` advanced `steps` steps of dt by `engine` itself, by a
+// new engine that read its saved state, and by a new engine without it
+// (cold warm starts). Sums the rim points of the continuous run.
+struct RestartRuns {
+    ParticleSystem continuous, restarted, cold;
+    long continuousRimPoints = 0;
+};
+
+inline RestartRuns runWithRestart(DemEngine& engine, const std::vector<WallFace>& walls,
+                                  const EngineSettings& settings, const ParticleSystem& ps, double dt,
+                                  int steps) {
+    std::stringstream state;
+    engine.writeState(state);
+    DemEngine restarted(walls, settings), cold(walls, settings);
+    restarted.readState(state);
+    RestartRuns runs{ps, ps, ps};
+    for (int n = 0; n < steps; ++n) {
+        runs.continuousRimPoints += engine.step(runs.continuous, dt).rimPoints;
+        restarted.step(runs.restarted, dt);
+        cold.step(runs.cold, dt);
+    }
+    return runs;
 }
 
 } // namespace sef::dem::test

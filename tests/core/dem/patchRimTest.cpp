@@ -189,18 +189,9 @@ TEST(PatchRim, BedOfBlocksRestartsExactly) {
     EXPECT_LT(maxOverlap, 0.01);
     for (const Vec3& x : ps.position) EXPECT_TRUE(engine.walls().contains(x));
 
-    std::stringstream state;
-    engine.writeState(state);
-    DemEngine restarted(walls, s), cold(walls, s);
-    restarted.readState(state);
-    ParticleSystem a = ps, b = ps, c = ps;
-    long rimsAfter = 0;
-    for (int n = 0; n < 400; ++n) {
-        rimsAfter += engine.step(a, 5e-5).rimPoints;
-        restarted.step(b, 5e-5);
-        cold.step(c, 5e-5);
-    }
-    EXPECT_GT(rimsAfter, 0);
+    const test::RestartRuns runs = test::runWithRestart(engine, walls, s, ps, 5e-5, 400);
+    const ParticleSystem &a = runs.continuous, &b = runs.restarted, &c = runs.cold;
+    EXPECT_GT(runs.continuousRimPoints, 0);
     double coldDifference = 0;
     for (std::size_t i = 0; i < ps.size(); ++i) {
         EXPECT_EQ(a.position[i], b.position[i]) << i;
