@@ -4,6 +4,9 @@
 #include "dem/DemEngine.hpp"
 #include "dem/WallSet.hpp"
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <vector>
@@ -53,6 +56,23 @@ inline RestartRuns runWithRestart(DemEngine& engine, const std::vector<WallFace>
         cold.step(runs.cold, dt);
     }
     return runs;
+}
+
+// The restarted run equals the continuous one bit for bit (positions,
+// velocities, angular velocities); returns how far the cold run drifted
+// (largest velocity or angular-velocity difference), which should be > 0
+// for the saved warm starts to have mattered.
+inline double expectRestartExact(const RestartRuns& runs) {
+    const ParticleSystem &a = runs.continuous, &b = runs.restarted, &c = runs.cold;
+    double coldDifference = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a.position[i], b.position[i]) << i;
+        EXPECT_EQ(a.velocity[i], b.velocity[i]) << i;
+        EXPECT_EQ(a.angularVelocity[i], b.angularVelocity[i]) << i;
+        coldDifference = std::max({coldDifference, (a.velocity[i] - c.velocity[i]).norm(),
+                                   (a.angularVelocity[i] - c.angularVelocity[i]).norm()});
+    }
+    return coldDifference;
 }
 
 } // namespace sef::dem::test
