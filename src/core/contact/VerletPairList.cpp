@@ -5,7 +5,7 @@ namespace sef {
 void VerletPairList::update(const std::vector<Vec3>& centres, const std::vector<double>& radii,
                             const std::vector<std::int64_t>& identity) {
     grid_.build(centres, radii); // O(n); validates, and its cells give the order
-    if (!mapToBuild(identity) || !stillValid(centres, radii, identity)) rebuild(centres, radii, identity);
+    if (!mapToBuild(identity) || !stillValid(centres, radii)) rebuild(centres, radii, identity);
 }
 
 int VerletPairList::slotOfIdentity(std::int64_t id) const {
@@ -38,8 +38,7 @@ bool VerletPairList::mapToBuild(const std::vector<std::int64_t>& identity) {
     return true;
 }
 
-bool VerletPairList::stillValid(const std::vector<Vec3>& centres, const std::vector<double>& radii,
-                                const std::vector<std::int64_t>& /*identity: mapped*/) const {
+bool VerletPairList::stillValid(const std::vector<Vec3>& centres, const std::vector<double>& radii) const {
     const double limit = 0.25 * skin_ * skin_; // (skin/2)^2
     for (std::size_t i = 0; i < centres.size(); ++i) {
         const std::size_t slot = static_cast<std::size_t>(slotOfCurrent_[i]);
@@ -92,13 +91,11 @@ void VerletPairList::rebuild(const std::vector<Vec3>& centres, const std::vector
     });
     for (int i = 0; i < n; ++i) start_[static_cast<std::size_t>(i) + 1] += start_[static_cast<std::size_t>(i)];
     partners_.resize(static_cast<std::size_t>(start_[static_cast<std::size_t>(n)]));
-    std::vector<int>& fill = slotOfCurrent_; // reuse as a cursor, reset below
-    for (int i = 0; i < n; ++i) fill[static_cast<std::size_t>(i)] = start_[static_cast<std::size_t>(i)];
+    std::vector<int> fill(start_.begin(), start_.end() - 1); // next free place of each slot
     for (const auto& [i, j] : builtPairs_) {
         partners_[static_cast<std::size_t>(fill[static_cast<std::size_t>(i)]++)] = j;
         partners_[static_cast<std::size_t>(fill[static_cast<std::size_t>(j)]++)] = i;
     }
-    for (int i = 0; i < n; ++i) slotOfCurrent_[static_cast<std::size_t>(i)] = i;
 }
 
 } // namespace sef

@@ -45,8 +45,7 @@ public:
 private:
     void update(const std::vector<Vec3>& centres, const std::vector<double>& radii,
                 const std::vector<std::int64_t>& identity);
-    bool stillValid(const std::vector<Vec3>& centres, const std::vector<double>& radii,
-                    const std::vector<std::int64_t>& identity) const;
+    bool stillValid(const std::vector<Vec3>& centres, const std::vector<double>& radii) const; // after mapToBuild
     void rebuild(const std::vector<Vec3>& centres, const std::vector<double>& radii,
                  const std::vector<std::int64_t>& identity);
 
