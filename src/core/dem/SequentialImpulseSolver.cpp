@@ -69,6 +69,7 @@ void prepareClusterFriction(const std::vector<SolverBody>& bodies,
 struct Visit {
     Vec3 impulse = Vec3::Zero();
     Vec3 velocity = Vec3::Zero();
+    bool exact = true; // false: sliding (the tangential step moved u_n off its target)
 };
 
 // One visit of a cluster coulomb contact: normal row, then the tangential
@@ -116,7 +117,7 @@ Visit clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
     if (dJ.isZero(0.0)) return Visit{};
     c.impulse += dJ;
     applyImpulse(bodies, c, dJ);
-    return Visit{dJ, multiply(K, dJ)};
+    return Visit{dJ, multiply(K, dJ), false};
 }
 
 // One visit of the rolling row: the angular impulse that stops the relative
@@ -238,9 +239,19 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
     // largest squared contact-velocity change of each sweep (stagnation test)
     thread_local std::vector<double> sweepChange;
     sweepChange.clear();
-    // lastChange[b]: last sweep in which body b's velocity changed noticeably.
-    thread_local std::vector<int> lastChange;
-    lastChange.assign(bodies.size(), 0);
+    // Which contacts need a visit: bodyStamp[b] is the visit number of the
+    // last noticeable change of body b's velocity, lastVisit[k] that of
+    // contact k's last visit. A contact whose bodies have not changed since
+    // then is skipped: its own update already met its law for these
+    // velocities, unless that update was not exact (a sliding friction or
+    // rolling row, which disturb the rows solved before them): then
+    // revisitSelf[k].
+    thread_local std::vector<long> bodyStamp, lastVisit;
+    thread_local std::vector<char> revisitSelf;
+    bodyStamp.assign(bodies.size(), 0); // after lastVisit: the first sweep visits all
+    lastVisit.assign(contacts.size(), -1);
+    revisitSelf.assign(contacts.size(), 0);
+    long visitNumber = 0;
     prepareClusterFriction(bodies, contacts);
     const double tolerance2 = tolerance * tolerance;
     result.converged = false;
@@ -253,10 +264,14 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
         const bool forward = sweep % 2 == 0;
         const std::size_t count = contacts.size();
         for (std::size_t visit = 0; visit < count; ++visit) {
-            SolverContact& c = contacts[forward ? visit : count - 1 - visit];
-            if (sweep > 0 && lastChange[static_cast<std::size_t>(c.i)] < sweep - 1 &&
-                (c.j < 0 || lastChange[static_cast<std::size_t>(c.j)] < sweep - 1))
+            const std::size_t k = forward ? visit : count - 1 - visit;
+            SolverContact& c = contacts[k];
+            const long last = lastVisit[k];
+            if (!revisitSelf[k] && bodyStamp[static_cast<std::size_t>(c.i)] <= last &&
+                (c.j < 0 || bodyStamp[static_cast<std::size_t>(c.j)] <= last))
                 continue; // nothing this contact sees has changed since its last visit
+            lastVisit[k] = ++visitNumber;
+            bool exact = true; // the update met the contact's law exactly
             const Vec3& n = c.frame.normal;
             double velocityChange2 = 0.0; // squared, compared with tolerance^2 (no sqrt)
             bool updated = false;
@@ -288,6 +303,7 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                 }
             } else if (c.clusterFriction) {
                 const Visit v = clusterFrictionUpdate(bodies, c);
+                exact = v.exact;
                 if (!v.impulse.isZero(0.0)) {
                     velocityChange2 = v.velocity.squaredNorm();
                     updated = true;
@@ -307,17 +323,20 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
             if (c.rollingLimit > 0.0) {
                 const double rollingChange2 = rollingUpdate(bodies, c);
                 if (rollingChange2 > 0.0) {
+                    exact = false;
                     velocityChange2 = std::max(velocityChange2, rollingChange2);
                     updated = true;
                 }
             }
+            revisitSelf[k] = 0;
             if (!updated) continue;
             ++result.updates;
             largestChange2 = std::max(largestChange2, velocityChange2);
             if (velocityChange2 > tolerance2) {
                 changed = true;
-                lastChange[static_cast<std::size_t>(c.i)] = sweep;
-                if (c.j >= 0) lastChange[static_cast<std::size_t>(c.j)] = sweep;
+                revisitSelf[k] = !exact;
+                bodyStamp[static_cast<std::size_t>(c.i)] = visitNumber;
+                if (c.j >= 0) bodyStamp[static_cast<std::size_t>(c.j)] = visitNumber;
             }
         }
         if (!changed) {

@@ -9,8 +9,9 @@
 //     friction cone) acts on the accumulated impulse and an impulse that
 //     turned out too large is taken back in later sweeps;
 //   - sweeps stop when no contact velocity changed by more than `tolerance`
-//     in a sweep, or after maxSweeps; after the first sweep only contacts of
-//     bodies whose velocity changed in the previous sweep are revisited;
+//     in a sweep, or after maxSweeps; after the first sweep a contact is
+//     revisited only if one of its bodies changed since its last visit (or
+//     its own update was inexact: sliding friction, rolling);
 //   - and they stop when they cannot get there within the cap
 //     (stagnationWindow W > 0): the largest contact-velocity change of the
 //     last W sweeps against that of the W sweeps before gives the rate of
