@@ -9,6 +9,7 @@
 //    ellipsoids (eps1 = eps2 = 1), the geometry kernel otherwise.
 // The narrow phase spends most of its time here (perf: pow was 46% of a
 // warm-started ellipsoid query before this kernel).
+#include "geometry/FastPow.hpp"
 #include "geometry/Superellipsoid.hpp"
 
 #include <algorithm>
@@ -80,9 +81,9 @@ private:
             return;
         }
         const double tau = lo / hi;
-        const double tauE = quadratic ? tau * tau : std::pow(tau, e);
+        const double tauE = quadratic ? tau * tau : powNonNegative(tau, e);
         const double sum = 1.0 + tauE;
-        const double root = quadratic ? std::sqrt(sum) : std::pow(sum, 1.0 / e);
+        const double root = quadratic ? std::sqrt(sum) : powNonNegative(sum, 1.0 / e);
         // (hi / norm)^(e-1) = root^(1-e) = root / sum;
         // (lo / norm)^(e-1) = tau^(e-1) root / sum.
         const double big = root / sum;

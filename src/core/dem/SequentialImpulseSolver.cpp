@@ -53,16 +53,22 @@ void prepareClusterFriction(const std::vector<SolverBody>& bodies,
             (c.j < 0 || degree[static_cast<std::size_t>(c.j)] < 2))
             continue; // alone: the shared law, exactly
         c.clusterFriction = true;
-        const Vec3& n = c.frame.normal;
-        c.tangent1 = n.unitOrthogonal();
-        c.tangent2 = n.cross(c.tangent1);
-        const Mat3& K = c.frame.compliance;
-        c.complianceNormal = multiply(K, n);
-        Eigen::Matrix2d Ktt;
-        Ktt << c.tangent1.dot(multiply(K, c.tangent1)), c.tangent1.dot(multiply(K, c.tangent2)),
-            c.tangent2.dot(multiply(K, c.tangent1)), c.tangent2.dot(multiply(K, c.tangent2));
-        c.tangentialInverse = Ktt.inverse(); // SPD 2x2 block of SPD K
+        c.tangentsReady = false; // most visits stick and need no tangent basis
+        c.complianceNormal = multiply(c.frame.compliance, c.frame.normal);
     }
+}
+
+// Tangent basis and the inverse of K restricted to it, for the sliding step.
+void prepareTangents(SolverContact& c) {
+    const Vec3& n = c.frame.normal;
+    c.tangent1 = n.unitOrthogonal();
+    c.tangent2 = n.cross(c.tangent1);
+    const Mat3& K = c.frame.compliance;
+    const Vec3 K1 = multiply(K, c.tangent1), K2 = multiply(K, c.tangent2);
+    const double k11 = c.tangent1.dot(K1), k12 = c.tangent1.dot(K2), k22 = c.tangent2.dot(K2);
+    const double s = 1.0 / (k11 * k22 - k12 * k12); // SPD 2x2 block of SPD K
+    c.tangentialInverse << s * k22, -s * k12, -s * k12, s * k11;
+    c.tangentsReady = true;
 }
 
 // The impulse a visit added and the contact velocity change it caused (K dJ).
@@ -102,6 +108,7 @@ Visit clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
         return Visit{dJ, du};
     }
     // Sliding: normal row, then the tangential block onto the disc.
+    if (!c.tangentsReady) prepareTangents(c);
     const double lambdaN = n.dot(c.impulse);
     const double newN =
         std::max(0.0, lambdaN + (c.frame.targetNormalVelocity - n.dot(u)) / c.frame.normalCompliance);

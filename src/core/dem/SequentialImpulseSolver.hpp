@@ -75,9 +75,11 @@ struct SolverContact {
     // Coulomb contacts inside a cluster (set by solveSequentialImpulses):
     // tangential target eps_t u_t (fixed at the start of the substep, like
     // the normal target; set by the caller, zero for resting contacts),
-    // tangent basis, the inverse of K restricted to it, and K n.
+    // K n, and (when it first slides) a tangent basis and the inverse of K
+    // restricted to it.
     Vec3 targetTangentialVelocity = Vec3::Zero();
     bool clusterFriction = false;
+    bool tangentsReady = false;         // tangent1/2 and tangentialInverse set (on first slide)
     Vec3 tangent1 = Vec3::Zero(), tangent2 = Vec3::Zero();
     Eigen::Matrix2d tangentialInverse = Eigen::Matrix2d::Zero();
     Vec3 complianceNormal = Vec3::Zero(); // K n

@@ -46,7 +46,14 @@ public:
     void facesNear(const Vec3& centre, double radius, std::vector<int>& out) const;
     // True if face f comes within `radius` of `centre` (the exact test of facesNear).
     bool faceWithin(std::size_t f, const Vec3& centre, double radius) const {
-        return (closestPoint(f, centre) - centre).squaredNorm() <= radius * radius;
+        // Exact cheap rejections first (the plane and the face's bounding box
+        // are no farther than the face): most faces near a settled particle
+        // fail one of them.
+        const double r2 = radius * radius, plane = planeDistance(f, centre);
+        if (plane * plane > r2) return false;
+        const Vec3 outside = (faceLower_[f] - centre).cwiseMax(centre - faceUpper_[f]).cwiseMax(0.0);
+        if (outside.squaredNorm() > r2) return false;
+        return (closestPoint(f, centre) - centre).squaredNorm() <= r2;
     }
 
     // Closest point of face f to x.

@@ -12,6 +12,7 @@
 // (k >= 2) can be truly infinite (edges, eps > 1, or third derivatives for
 // 2/eps < 3); for bases below kFloor these are capped at kFloor^(exponent)
 // (at most 1e60 per factor), while finite limits are returned exactly.
+#include "geometry/FastPow.hpp"
 #include "geometry/Superellipsoid.hpp"
 
 #include <algorithm>
@@ -44,7 +45,7 @@ struct Powers {
 void powerChain(double base, double e, double out[4]) {
     if (base >= kFloor) { // common case: one pow, the rest by division
         // Exponents 1 (eps1 = eps2) and 2 (eps = 1) are common: no pow.
-        out[1] = e == 2.0 ? base : (e == 1.0 ? 1.0 : std::pow(base, e - 1.0));
+        out[1] = e == 2.0 ? base : (e == 1.0 ? 1.0 : powNonNegative(base, e - 1.0));
         out[0] = out[1] * base;
         out[2] = out[1] / base;
         out[3] = out[2] / base;
@@ -74,9 +75,9 @@ Powers computePowers(const Superellipsoid& s, const Vec3& x, int order) {
             P.w[0] = w * w;
         } else {
             // m^q nuHat^r as one exp (no intermediate overflow); log(0) = -Inf -> 0.
-            const double tP = std::pow(t, p);
+            const double tP = powNonNegative(t, p);
             P.m[0] = std::exp(q * std::log(m) + r * std::log1p(tP));
-            P.w[0] = std::pow(w, q);
+            P.w[0] = powNonNegative(w, q);
         }
         P.n[0] = 1.0;
         return P;

@@ -6,6 +6,7 @@
 // (paper 001 eq. 3 is S = G^q - 1). Maximising a linear or quadratic
 // function over it therefore splits into the x-y level and the z level,
 // each a 2-D Lp problem with a closed-form solution.
+#include "geometry/FastPow.hpp"
 #include "geometry/Superellipsoid.hpp"
 
 #include <algorithm>
@@ -46,9 +47,9 @@ double levelMaximiser(double al, double be, double eps, double& s, double& t) {
     double sHi = 1.0, sLo = 0.0, dualNorm = hi;
     if (hi > 0.0 && eps < 2.0) {
         const double r = lo / hi;
-        const double rPow = r == 0.0 ? 0.0 : std::pow(r, eps / (2.0 - eps)); // r^(e*-1)
+        const double rPow = r == 0.0 ? 0.0 : powNonNegative(r, eps / (2.0 - eps)); // r^(e*-1)
         const double rConj = rPow * r;                                          // r^e*
-        sHi = eps == 1.0 ? 1.0 / std::sqrt(1.0 + rConj) : std::pow(1.0 + rConj, -0.5 * eps);
+        sHi = eps == 1.0 ? 1.0 / std::sqrt(1.0 + rConj) : powNonNegative(1.0 + rConj, -0.5 * eps);
         sLo = rPow * sHi;
         dualNorm = hi * (1.0 + rConj) * sHi;
     } else if (eps >= 2.0) {
