@@ -45,12 +45,14 @@ struct PolygonFrame {
     double size = 0.0;         // longest edge
 };
 
-PolygonFrame frameOf(const WallPolygon& p, const Vec3& n) {
+// Fills f (its vectors keep their capacity: a query reuses one scratch frame
+// instead of two heap allocations).
+void frameOf(const WallPolygon& p, const Vec3& n, PolygonFrame& f) {
     const int m = static_cast<int>(p.vertices.size());
     Vec3 area = Vec3::Zero();
     for (int k = 0; k < m; ++k) area += p.vertices[k].cross(p.vertices[(k + 1) % m]);
     const double orientation = area.dot(n) >= 0.0 ? 1.0 : -1.0; // counter-clockwise about n: +1
-    PolygonFrame f;
+    f.size = 0.0;
     f.outward.resize(m);
     f.length.resize(m);
     for (int k = 0; k < m; ++k) {
@@ -61,6 +63,11 @@ PolygonFrame frameOf(const WallPolygon& p, const Vec3& n) {
         const double norm = b.norm();
         f.outward[k] = norm > 0.0 ? Vec3(b / norm) : Vec3(Vec3::Zero());
     }
+}
+
+PolygonFrame frameOf(const WallPolygon& p, const Vec3& n) {
+    PolygonFrame f;
+    frameOf(p, n, f);
     return f;
 }
 
@@ -207,7 +214,8 @@ ContactResult detectPolygonWallContact(const Superellipsoid& shape, const Pose& 
                        ContactStatus::closedForm);
         return r;
     }
-    const PolygonFrame frame = frameOf(polygon, n);
+    thread_local PolygonFrame frame;
+    frameOf(polygon, n, frame);
     const Vec3 projection = deepest + faceDepth * n;
     if (faceClaims(polygon, frame, projection)) {
         ContactResult face = makeResult(n, projection, deepest, WallFeature::face, -1, 0,
