@@ -192,6 +192,11 @@ bool vertexContact(const PosedBody& body, const WallPolygon& poly, const Vec3& n
 ContactResult detectPolygonWallContact(const Superellipsoid& shape, const Pose& pose,
                                        const WallPolygon& polygon, const Vec3* warmNormal) {
     validate(polygon);
+    return detectValidatedPolygonWallContact(shape, pose, polygon, warmNormal);
+}
+
+ContactResult detectValidatedPolygonWallContact(const Superellipsoid& shape, const Pose& pose,
+                                                const WallPolygon& polygon, const Vec3* warmNormal) {
     const PosedBody body(shape, pose);
     const Vec3 n = polygon.normal.normalized();
     const double radius = shape.boundingRadius();

@@ -60,6 +60,12 @@ ContactResult detectPolygonWallContact(const Superellipsoid& shape, const Pose& 
                                        const WallPolygon& polygon,
                                        const Vec3* warmNormal = nullptr);
 
+// The same for a polygon already checked (by markActiveFeatures, as a wall
+// set does once when it is built): no per-query validation.
+ContactResult detectValidatedPolygonWallContact(const Superellipsoid& shape, const Pose& pose,
+                                                const WallPolygon& polygon,
+                                                const Vec3* warmNormal = nullptr);
+
 // Sets activeEdges, activeVertices, ownedEdges, ownedVertices and
 // edgeNeighbourNormals of every face. Vertices closer than `tolerance` [m]
 // are the same point; an edge is shared when both end points match.

@@ -86,7 +86,7 @@ struct DemEngine::Impl {
     std::vector<double> radius, diameter;
     std::vector<Vec3> force, torque, start, centres, shift;
     std::vector<double> excess, correction;
-    std::vector<Mat3> rotations;
+    std::vector<PairPose> poses; // of the bodies at detection (rotation matrix once per substep)
     std::vector<DemContact> contacts, wallContacts, active;
     std::vector<int> contactSlot;             // warm-start slot of contacts[k]
     std::vector<int> activeSlot;              // of active[k]
@@ -359,15 +359,16 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
     centres.resize(n);
     for (std::size_t i = 0; i < n; ++i) centres[i] = bodies[i].position;
     contactSlot.clear();
-    rotations.resize(n);
-    for (std::size_t i = 0; i < n; ++i) rotations[i] = bodies[i].orientation.toRotationMatrix();
+    poses.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        poses[i] = PairPose{bodies[i].position, bodies[i].orientation.toRotationMatrix(), bodies[i].orientation};
     candidates.forEachCandidatePair(centres, radius, ids, [&](int i, int j) {
         ++stats.candidatePairs;
         const bool ordered = ids[i] < ids[j];
         const int a = ordered ? i : j, b = ordered ? j : i; // a: smaller id
         const ContactKey key = ContactKey::pair(ids[i], ids[j]);
-        const PairPose poseA{bodies[a].position, rotations[a], bodies[a].orientation};
-        const PairPose poseB{bodies[b].position, rotations[b], bodies[b].orientation};
+        const PairPose& poseA = poses[static_cast<std::size_t>(a)];
+        const PairPose& poseB = poses[static_cast<std::size_t>(b)];
         const WarmStartEntry* previous = warm.find(key);
         ContactResult r; // normal from a to b
         int slot;
@@ -410,7 +411,7 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
         wallSlots.clear();
         wallResults.clear();
         const Pose pose{bodies[i].position, bodies[i].orientation};
-        const PairPose particlePose{bodies[i].position, rotations[i], bodies[i].orientation};
+        const PairPose& particlePose = poses[i];
         for (int f : nearFaces) {
             const ContactKey key = ContactKey::wall(ids[i], f);
             const WarmStartEntry* e = warm.find(key);
@@ -499,7 +500,7 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
             sb.angularVelocity = b.angularVelocity;
             sb.inverseMass = 1.0 / b.mass;
             // R diag(1/I) R^T with R from detect (the orientation has not moved since)
-            const Mat3& R = rotations[i];
+            const Mat3& R = poses[i].rotation;
             const Mat3 scaled = R * b.principalInertia.cwiseInverse().asDiagonal();
             for (int r = 0; r < 3; ++r)
                 for (int c = r; c < 3; ++c)

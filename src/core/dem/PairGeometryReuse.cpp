@@ -28,6 +28,28 @@ void storeRim(WarmStartEntry& e, const PairPose& frame, const ContactResult& r) 
     for (int k = 0; k < r.rimCount; ++k) e.rimInA[k] = frame.rotation.transpose() * (r.rim[k] - frame.position);
 }
 
+// Every field of r set to a reused answer (as r = ContactResult{} and then
+// the fields, without building and copying a whole temporary: this runs for
+// most candidate pairs of every substep in a settled bed). The rim points are
+// set by reuseRim.
+void resetReused(ContactResult& r, const Vec3& normal, double depth, const Vec3& point,
+                 const Vec3& surfacePoint1, const Vec3& surfacePoint2, ContactStatus status,
+                 WallFeature feature, bool onFlatPatch) {
+    r.contact = depth > 0.0;
+    r.point = point;
+    r.normal = normal;
+    r.depth = depth;
+    r.surfacePoint1 = surfacePoint1;
+    r.surfacePoint2 = surfacePoint2;
+    r.iterations = 0;
+    r.status = status;
+    r.warmStarted = false;
+    r.onFlatPatch = onFlatPatch;
+    r.rimCount = 0;
+    r.feature = feature;
+    r.featureIndex = -1;
+}
+
 void reuseRim(const WarmStartEntry& e, const PairPose& frame, ContactResult& r) {
     r.rimCount = static_cast<int>(e.rimCount);
     for (int k = 0; k < r.rimCount; ++k) r.rim[k] = frame.position + frame.rotation * e.rimInA[k];
@@ -56,15 +78,10 @@ bool reusePairReference(const WarmStartEntry& e, const PairPose& A, const PairPo
         return false;
     const Vec3 pA = A.position + A.rotation * e.supportA;
     const Vec3 pB = B.position + B.rotation * e.supportB;
-    r = ContactResult{};
-    r.normal = A.rotation * e.normalInA;
-    r.surfacePoint1 = pA;
-    r.surfacePoint2 = pB;
-    r.depth = r.normal.dot(pA - pB);
-    r.point = 0.5 * (pA + pB);
-    r.contact = r.depth > 0.0;
-    r.status = ContactStatus::newton; // an earlier Newton answer, carried along
-    r.onFlatPatch = e.flatReference;
+    const Vec3 normal = A.rotation * e.normalInA;
+    const double depth = normal.dot(pA - pB);
+    resetReused(r, normal, depth, 0.5 * (pA + pB), pA, pB, ContactStatus::newton, // an earlier Newton answer
+                WallFeature::none, e.flatReference);
     reuseRim(e, A, r);
     return true;
 }
@@ -87,16 +104,10 @@ bool reuseWallReference(const WarmStartEntry& e, const PairPose& P, double curve
         return false;
     const Vec3& n = e.normalInA; // from the wall into the domain
     const Vec3 particlePoint = P.position + P.rotation * e.supportA;
-    r = ContactResult{};
-    r.normal = n;
-    r.depth = n.dot(e.supportB - particlePoint);
-    r.surfacePoint2 = particlePoint;
-    r.surfacePoint1 = particlePoint + r.depth * n;
-    r.point = 0.5 * (r.surfacePoint1 + r.surfacePoint2);
-    r.contact = r.depth > 0.0;
-    r.status = ContactStatus::closedForm;
-    r.feature = WallFeature::face;
-    r.onFlatPatch = e.flatReference;
+    const double depth = n.dot(e.supportB - particlePoint);
+    const Vec3 wallPoint = particlePoint + depth * n;
+    resetReused(r, n, depth, 0.5 * (wallPoint + particlePoint), wallPoint, particlePoint,
+                ContactStatus::closedForm, WallFeature::face, e.flatReference);
     reuseRim(e, P, r);
     return true;
 }

@@ -9,7 +9,8 @@ ContactResult detectFaceContact(const Superellipsoid& shape, const Pose& pose, c
     // The contact module's convex-polygon narrow phase: face contacts in
     // closed form, convex edges and vertices where the face owns them, so a
     // contact seen from several faces is reported by exactly one of them.
-    return detectPolygonWallContact(shape, pose, walls.polygon(face), warmNormal);
+    // (validated when the wall set was built)
+    return detectValidatedPolygonWallContact(shape, pose, walls.polygon(face), warmNormal);
 }
 
 } // namespace sef::dem
