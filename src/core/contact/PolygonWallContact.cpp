@@ -71,6 +71,40 @@ PolygonFrame frameOf(const WallPolygon& p, const Vec3& n) {
     return f;
 }
 
+// body.support(-n), remembered for the next query of the same body pose and
+// normal: a particle on a floor meshed into many coplanar faces asks it of
+// every face near it (the faces beside the one that claims the contact see
+// it too), in a row. Exact: the same inputs bit for bit give the same point.
+Vec3 supportAlongMinusNormal(const Superellipsoid& shape, const Pose& pose, const PosedBody& body,
+                             const Vec3& n) {
+    // keyed by the shape's parameters, not its address (a new shape may
+    // live where an old one did)
+    struct Memo {
+        bool valid = false;
+        double a = 0.0, b = 0.0, c = 0.0, eps1 = 0.0, eps2 = 0.0;
+        Vec3 position, normal;
+        Quat orientation;
+        Vec3 point;
+    };
+    thread_local Memo memo;
+    if (memo.valid && memo.position == pose.position && memo.normal == n &&
+        memo.orientation.coeffs() == pose.orientation.coeffs() && memo.a == shape.a() &&
+        memo.b == shape.b() && memo.c == shape.c() && memo.eps1 == shape.eps1() &&
+        memo.eps2 == shape.eps2())
+        return memo.point;
+    memo.point = body.support(-n);
+    memo.valid = true;
+    memo.a = shape.a();
+    memo.b = shape.b();
+    memo.c = shape.c();
+    memo.eps1 = shape.eps1();
+    memo.eps2 = shape.eps2();
+    memo.position = pose.position;
+    memo.orientation = pose.orientation;
+    memo.normal = n;
+    return memo.point;
+}
+
 // Face-interior test with ownership tie-break on the boundary.
 bool faceClaims(const WallPolygon& p, const PolygonFrame& f, const Vec3& q) {
     const int m = static_cast<int>(p.vertices.size());
@@ -212,7 +246,7 @@ ContactResult detectValidatedPolygonWallContact(const Superellipsoid& shape, con
         return r;
     }
     // 1. Face: paper 001, Part 2 (eqs. 43-50), the support point along -n.
-    const Vec3 deepest = body.support(-n);
+    const Vec3 deepest = supportAlongMinusNormal(shape, pose, body, n);
     const double faceDepth = -n.dot(deepest - v0);
     if (!(faceDepth > 0.0)) { // the particle does not reach the plane: nor the polygon
         r = makeResult(n, deepest + faceDepth * n, deepest, WallFeature::none, -1, 0,
