@@ -273,6 +273,28 @@ TEST(WallPolygon, AgreesWithThePlaneInsideTheFace) {
     }
 }
 
+// The support point along the face normal is remembered for the next query
+// of the same pose (a particle asks every floor face near it): it must be
+// keyed by the shape's parameters, not its address. Shapes built one after
+// another in the same stack slot, same pose, get each their own depth.
+TEST(WallPolygon, ShapesAtTheSameAddressAndPoseGetTheirOwnDepth) {
+    const WallPolygon floor = polygon({Vec3(-2, -2, 0), Vec3(2, -2, 0), Vec3(2, 2, 0), Vec3(-2, 2, 0)},
+                                      Vec3::UnitZ());
+    const Pose pose{Vec3(0.1, -0.2, 0.9), Quat::Identity()};
+    const double heights[] = {1.0, 0.5, 1.2, 1.0}; // half-axis c: depth c - 0.9
+    for (int round = 0; round < 2; ++round)
+        for (double c : heights) {
+            const Superellipsoid shape(1.0, 1.0, c, 1.0, 1.0);
+            const ContactResult r = detectPolygonWallContact(shape, pose, floor);
+            if (c > 0.9) {
+                ASSERT_TRUE(r.contact) << c;
+                EXPECT_NEAR(r.depth, c - 0.9, 1e-12) << c;
+            } else {
+                EXPECT_FALSE(r.contact) << c;
+            }
+        }
+}
+
 TEST(WallPolygon, BadInputThrows) {
     const Superellipsoid s(0.01, 0.01, 0.01, 1.0, 1.0);
     EXPECT_THROW(detectPolygonWallContact(s, Pose{}, polygon({{0, 0, 0}, {1, 0, 0}}, Vec3::UnitZ())),
