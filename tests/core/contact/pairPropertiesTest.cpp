@@ -41,11 +41,6 @@ PairContactOptions exactOptions() {
     return o;
 }
 
-PairContactOptions epaOnly() {
-    PairContactOptions o = exactOptions();
-    o.forceFallback = true;
-    return o;
-}
 
 TEST(PairProperties, SwapNegatesNormalAndKeepsDepth) {
     std::mt19937 rng(11);
@@ -94,7 +89,9 @@ TEST(PairProperties, RigidMotionTransformsTheResult) {
         // Points: the support point on a nearly flat face (eps < 0.6) is
         // ill-conditioned (the face has no unique extreme point), so only
         // rounder shapes are compared; 1e-4 L ~ normal error 1e-5 x radius.
-        if (epsMin > 0.6) EXPECT_NEAR((q * r.point + t - m.point).norm(), 0.0, 1e-4 * L) << k;
+        if (epsMin > 0.6) {
+            EXPECT_NEAR((q * r.point + t - m.point).norm(), 0.0, 1e-4 * L) << k;
+        }
     }
 }
 

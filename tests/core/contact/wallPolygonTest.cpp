@@ -78,7 +78,9 @@ TEST(WallPolygon, TiledFloorCountsEachContactOnce) {
             const ContactResult plane =
                 detectWallContact(blocky, pb, WallPlane{Vec3::Zero(), Vec3::UnitZ()}, false);
             ASSERT_EQ(c2.size(), plane.contact ? 1u : 0u) << xy.transpose();
-            if (plane.contact) EXPECT_NEAR(c2[0].depth, plane.depth, 1e-15);
+            if (plane.contact) {
+                EXPECT_NEAR(c2[0].depth, plane.depth, 1e-15);
+            }
         }
     }
 }
