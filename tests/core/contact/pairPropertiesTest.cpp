@@ -41,7 +41,6 @@ PairContactOptions exactOptions() {
     return o;
 }
 
-
 TEST(PairProperties, SwapNegatesNormalAndKeepsDepth) {
     std::mt19937 rng(11);
     for (int k = 0; k < 300; ++k) {
