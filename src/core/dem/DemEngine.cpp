@@ -108,7 +108,9 @@ struct DemEngine::Impl {
     double restingSpeed = 0.0;        // of the current substep
 
     std::vector<std::size_t> order;           // order[k]: particle index of body k
+    std::vector<std::size_t> bodyOf;          // its inverse: body of particle i
     std::vector<std::pair<std::uint64_t, std::size_t>> orderKeys;
+    std::vector<std::uint64_t> cellKey;       // grid cell of particle i (computeOrder)
 
     void computeOrder(const ParticleSystem& ps);
     void substep(double h, StepStatistics& stats);
@@ -210,8 +212,14 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
     std::vector<double> typeDiameter(ps.types.size());
     for (std::size_t t = 0; t < ps.types.size(); ++t)
         typeDiameter[t] = ps.types[t].shape.equivalentDiameter();
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::size_t i = m.order[k];
+    // Read the particle arrays in their own order and write each body to its
+    // place (bodyOf, the inverse of order): scattered stores wait on nothing,
+    // scattered loads from ten arrays did (1e5 falling particles: a third of
+    // the step's own time, perf).
+    m.bodyOf.resize(n);
+    for (std::size_t k = 0; k < n; ++k) m.bodyOf[m.order[k]] = k;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t k = m.bodyOf[i];
         const ParticleType& type = ps.types.at(static_cast<std::size_t>(ps.type[i]));
         RigidBodyState& b = m.bodies[k];
         b.position = ps.position[i];
@@ -289,14 +297,16 @@ void DemEngine::Impl::computeOrder(const ParticleSystem& ps) {
     // particles change cell, so an insertion sort finishes in O(n); past a
     // budget of moves (a first call, a shaken system) a full sort. The keys
     // (cell, index) are unique, so both give the same order.
-    orderKeys.resize(n);
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::size_t i = order[k];
+    // (cells computed in particle order: the positions are read in sequence)
+    cellKey.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
         const Vec3 c = ((ps.position[i] - lo) / cell).cwiseMin(2.0e6);
         const auto ix = static_cast<std::uint64_t>(c.x()), iy = static_cast<std::uint64_t>(c.y()),
                    iz = static_cast<std::uint64_t>(c.z());
-        orderKeys[k] = {(iz * ny + iy) * nx + ix, i};
+        cellKey[i] = (iz * ny + iy) * nx + ix;
     }
+    orderKeys.resize(n);
+    for (std::size_t k = 0; k < n; ++k) orderKeys[k] = {cellKey[order[k]], order[k]};
     std::size_t budget = hadOrder ? 8 * n : 0;
     bool sorted = hadOrder;
     for (std::size_t k = 1; k < n && sorted; ++k) {
