@@ -109,6 +109,7 @@ struct DemEngine::Impl {
 
     std::vector<std::size_t> order;           // order[k]: particle index of body k
     std::vector<std::size_t> bodyOf;          // its inverse: body of particle i
+    std::vector<std::size_t> fromSlot;        // slot of body k in the last step's order
     std::vector<std::pair<std::uint64_t, std::size_t>> orderKeys;
     std::vector<std::uint64_t> cellKey;       // grid cell of particle i (computeOrder)
 
@@ -202,6 +203,19 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
     // Gather into rigid-body states once per call (scatter at the end), in
     // spatial order for large systems (computeOrder).
     m.computeOrder(ps);
+    // The wall-face cache is kept per body slot (read in slot order): carry
+    // its entries to the slots their particles moved to. In a large falling
+    // system a particle crossing a cell layer shifts the slots of a whole
+    // layer, every step; without this every particle missed its entry.
+    if (m.bodyOf.size() == n && n > 0) {
+        m.fromSlot.resize(n);
+        bool moved = false;
+        for (std::size_t k = 0; k < n; ++k) {
+            m.fromSlot[k] = m.bodyOf[m.order[k]];
+            moved = moved || m.fromSlot[k] != k;
+        }
+        if (moved) m.faceCache.permute(m.fromSlot);
+    }
     m.bodies.resize(n);
     m.typeOf.resize(n);
     m.ids.resize(n);

@@ -13,6 +13,7 @@ void NearFaceCache::facesNear(const WallSet& walls, std::size_t particle, std::i
     const bool covered = e.valid && e.identity == identity &&
                          (centre - e.centre).norm() + radius <= e.reach * (1.0 - 1e-12);
     if (!covered) {
+        ++recomputations_;
         e.valid = true;
         e.identity = identity;
         e.centre = centre;
@@ -22,6 +23,13 @@ void NearFaceCache::facesNear(const WallSet& walls, std::size_t particle, std::i
     }
     for (int f : e.faces)
         if (walls.faceWithin(static_cast<std::size_t>(f), centre, radius)) out.push_back(f);
+}
+
+void NearFaceCache::permute(const std::vector<std::size_t>& fromSlot) {
+    if (entries_.size() < fromSlot.size()) entries_.resize(fromSlot.size());
+    scratch_.resize(fromSlot.size());
+    for (std::size_t k = 0; k < fromSlot.size(); ++k) scratch_[k] = std::move(entries_[fromSlot[k]]);
+    for (std::size_t k = 0; k < fromSlot.size(); ++k) entries_[k] = std::move(scratch_[k]);
 }
 
 } // namespace sef::dem

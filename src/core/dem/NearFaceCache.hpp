@@ -25,6 +25,14 @@ public:
     void facesNear(const WallSet& walls, std::size_t particle, std::int64_t identity,
                    double particleRadius, const Vec3& centre, double radius, std::vector<int>& out);
 
+    // The caller renumbered its particles: the entry of new index k is the
+    // one of old index fromSlot[k] (a permutation of 0..size-1). Entries are
+    // checked by identity anyway; this only keeps them useful.
+    void permute(const std::vector<std::size_t>& fromSlot);
+
+    // Grid queries made so far (answers not taken from an entry).
+    long recomputations() const { return recomputations_; }
+
 private:
     struct Entry {
         bool valid = false;
@@ -35,6 +43,8 @@ private:
     };
     double skinFraction_;
     std::vector<Entry> entries_;
+    std::vector<Entry> scratch_; // of permute
+    long recomputations_ = 0;
 };
 
 } // namespace sef::dem
