@@ -523,12 +523,8 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
             sb.velocity = b.velocity;
             sb.angularVelocity = b.angularVelocity;
             sb.inverseMass = 1.0 / b.mass;
-            // R diag(1/I) R^T with R from detect (the orientation has not moved since)
-            const Mat3& R = poses[i].rotation;
-            const Mat3 scaled = R * b.principalInertia.cwiseInverse().asDiagonal();
-            for (int r = 0; r < 3; ++r)
-                for (int c = r; c < 3; ++c)
-                    sb.inverseInertia(r, c) = sb.inverseInertia(c, r) = scaled.row(r).dot(R.row(c));
+            // with the rotation matrix of detect (the orientation has not moved since)
+            sb.inverseInertia = b.worldInverseInertia(poses[i].rotation);
         }
         // Contact frames, targets (impact or resting) and warm starts.
         solverContacts.resize(active.size());

@@ -11,9 +11,16 @@ Mat3 RigidBodyState::worldInertia() const {
     return R * principalInertia.asDiagonal() * R.transpose();
 }
 
-Mat3 RigidBodyState::worldInverseInertia() const {
-    const Mat3 R = rotation();
-    return R * principalInertia.cwiseInverse().asDiagonal() * R.transpose();
+Mat3 RigidBodyState::worldInverseInertia() const { return worldInverseInertia(rotation()); }
+
+Mat3 RigidBodyState::worldInverseInertia(const Mat3& R) const {
+    // Six entries, written out: symmetric by construction and without the
+    // general 3x3 products (called for every body and substep by the DEM).
+    const Mat3 scaled = R * principalInertia.cwiseInverse().asDiagonal();
+    Mat3 inverse;
+    for (int r = 0; r < 3; ++r)
+        for (int c = r; c < 3; ++c) inverse(r, c) = inverse(c, r) = scaled.row(r).dot(R.row(c));
+    return inverse;
 }
 
 Vec3 RigidBodyState::angularMomentumAbout(const Vec3& point) const {

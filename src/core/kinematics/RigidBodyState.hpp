@@ -23,6 +23,8 @@ struct RigidBodyState {
     Mat3 worldInertia() const;
     // I_world^-1 = R diag(1/I) R^T.
     Mat3 worldInverseInertia() const;
+    // The same with the rotation matrix of the orientation already at hand.
+    Mat3 worldInverseInertia(const Mat3& rotation) const;
 
     Vec3 angularVelocityBody() const { return orientation.conjugate() * angularVelocity; }
 
