@@ -94,11 +94,18 @@ struct DemEngine::Impl {
     std::vector<SolverContact> solverContacts;
     std::vector<int> nearFaces, wallSlots;
     struct WallResult {
+        int position; // in nearFaces
         int slot;
         ContactKey key;
         ContactResult result;
     };
     std::vector<WallResult> wallResults;
+    struct FaceQuery {
+        int position;                    // in nearFaces
+        const WarmStartEntry* previous;  // its warm-start entry, or nullptr
+    };
+    std::vector<FaceQuery> faceQueries, laterQueries;
+    std::vector<int> claimedPlanes;      // planes with a face contact of the particle
     NearFaceCache faceCache;                  // wall faces near each particle, cached
     VerletPairList candidates;                // broad phase, cached between substeps
 
@@ -426,19 +433,37 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
         addRimPoints(r, key, i, j, -1, stats);
     });
 
-    // Walls: faces within the bounding sphere of each particle.
+    // Walls: faces within the bounding sphere of each particle. A particle
+    // on a floor of many coplanar faces reaches several of them, and all
+    // but the one that claims its deepest point answer "no contact" (the
+    // exact query, every substep). So the faces that held its face contact
+    // in the last substep are queried first, and an interior face
+    // (WallSet::interiorFace) of a plane that has given a face contact is
+    // skipped: its answer is "no contact" without asking. Contacts are then
+    // taken in face order, as if every face had been queried.
     for (std::size_t i = 0; i < n && !walls.empty(); ++i) {
         nearFaces.clear();
         faceCache.facesNear(walls, i, ids[i], radius[i], bodies[i].position, radius[i], nearFaces);
         if (nearFaces.empty()) continue;
-        wallContacts.clear();
-        wallSlots.clear();
         wallResults.clear();
+        faceQueries.clear();
+        laterQueries.clear();
+        for (std::size_t k = 0; k < nearFaces.size(); ++k) {
+            const WarmStartEntry* e = warm.find(ContactKey::wall(ids[i], nearFaces[k]));
+            (e && e->hasReference ? faceQueries : laterQueries).push_back({static_cast<int>(k), e});
+        }
+        faceQueries.insert(faceQueries.end(), laterQueries.begin(), laterQueries.end());
+        claimedPlanes.clear();
         const Pose pose{bodies[i].position, bodies[i].orientation};
         const PairPose& particlePose = poses[i];
-        for (int f : nearFaces) {
+        for (const FaceQuery& q : faceQueries) {
+            const int f = nearFaces[static_cast<std::size_t>(q.position)];
+            const std::size_t face = static_cast<std::size_t>(f);
+            if (walls.interiorFace(face) &&
+                std::find(claimedPlanes.begin(), claimedPlanes.end(), walls.planeOf(face)) != claimedPlanes.end())
+                continue;
             const ContactKey key = ContactKey::wall(ids[i], f);
-            const WarmStartEntry* e = warm.find(key);
+            const WarmStartEntry* e = q.previous;
             ContactResult r;
             int slot;
             if (e && settings.contactReuseTolerance > 0.0 &&
@@ -456,16 +481,26 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
                 entry.key = key;
                 storeWallReference(entry, particlePose, r);
                 entry.normal = r.normal;
-                slot = warm.record(entry);
+                slot = warm.record(entry, e);
             }
             if (!r.contact || !(r.depth > 0.0)) continue;
+            if (r.feature == WallFeature::face) claimedPlanes.push_back(walls.planeOf(face));
+            wallResults.push_back({q.position, slot, key, r});
+        }
+        if (wallResults.empty()) continue;
+        std::sort(wallResults.begin(), wallResults.end(),
+                  [](const WallResult& a, const WallResult& b) { return a.position < b.position; });
+        wallContacts.clear();
+        wallSlots.clear();
+        for (std::size_t k = 0; k < wallResults.size(); ++k) {
+            const ContactResult& r = wallResults[k].result;
             // contact module: normal from the wall into the domain; the
             // collision module wants it from the particle into the wall.
-            wallContacts.push_back(DemContact{static_cast<int>(i), -1, f, r.surfacePoint2,
-                                              Vec3(-r.normal), r.depth});
-            // parallel to wallContacts through the merge: index of its slot and result
-            wallSlots.push_back(static_cast<int>(wallResults.size()));
-            wallResults.push_back({slot, key, r});
+            wallContacts.push_back(DemContact{static_cast<int>(i), -1,
+                                              nearFaces[static_cast<std::size_t>(wallResults[k].position)],
+                                              r.surfacePoint2, Vec3(-r.normal), r.depth});
+            // parallel to wallContacts through the merge: index of its result
+            wallSlots.push_back(static_cast<int>(k));
         }
         mergeDuplicateWallContacts(wallContacts, wallSlots);
         for (std::size_t k = 0; k < wallContacts.size(); ++k) {

@@ -124,6 +124,7 @@ WallSet::WallSet(std::vector<WallFace> input) {
         polygons_.push_back(std::move(poly));
     }
     markActiveFeatures(polygons_, pad);
+    indexPlanes();
     for (std::size_t f = 0; f < faces_.size(); ++f) {
         faceLower_[f].array() -= pad;
         faceUpper_[f].array() += pad;
@@ -159,6 +160,34 @@ WallSet::WallSet(std::vector<WallFace> input) {
     std::vector<int> fill(cellStart_.begin(), cellStart_.end() - 1);
     for (std::size_t f = 0; f < faces_.size(); ++f)
         forCells(f, [&](std::size_t c) { cellFaces_[fill[c]++] = static_cast<int>(f); });
+}
+
+void WallSet::indexPlanes() {
+    // Plane key: the normal and the offset rounded to 1e-9 (relative);
+    // faces whose keys round differently only lose the query skip.
+    using Key = std::array<long long, 4>;
+    std::vector<std::pair<Key, std::size_t>> keys(faces_.size());
+    const auto round9 = [](double x) { return static_cast<long long>(std::llround(x * 1e9)); };
+    for (std::size_t f = 0; f < faces_.size(); ++f) {
+        const Vec3& n = faces_[f].outwardNormal;
+        const double offset = n.dot(faces_[f].vertices[0]) / lengthScale_;
+        keys[f] = {Key{round9(n.x()), round9(n.y()), round9(n.z()), round9(offset)}, f};
+    }
+    std::sort(keys.begin(), keys.end());
+    plane_.assign(faces_.size(), 0);
+    int plane = -1;
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        if (k == 0 || keys[k].first != keys[k - 1].first) ++plane;
+        plane_[keys[k].second] = plane;
+    }
+    interior_.assign(faces_.size(), 0);
+    for (std::size_t f = 0; f < faces_.size(); ++f) {
+        const WallPolygon& p = polygons_[f];
+        const auto none = [](const std::vector<bool>& flags) {
+            return !flags.empty() && std::none_of(flags.begin(), flags.end(), [](bool b) { return b; });
+        };
+        interior_[f] = none(p.activeEdges) && none(p.activeVertices);
+    }
 }
 
 std::array<int, 3> WallSet::cellOf(const Vec3& x) const {

@@ -39,6 +39,15 @@ public:
     // Face f as a contact-module polygon with its active/owned features.
     const WallPolygon& polygon(std::size_t f) const { return polygons_[f]; }
     int sourceFace(std::size_t f) const { return source_[f]; }
+    // Faces in one plane (unit outward normal and offset equal to 1e-9 of
+    // the wall set's size) share a plane index.
+    int planeOf(std::size_t f) const { return plane_[f]; }
+    // No active edge or vertex (every edge shared with a coplanar or concave
+    // neighbour): the face's only possible contact is a face-interior one,
+    // which it gives iff it claims the projection of the particle's deepest
+    // point below its plane. So when another face of the same plane has
+    // claimed it, this face has no contact (DemEngine skips the query).
+    bool interiorFace(std::size_t f) const { return interior_[f] != 0; }
     int splitFaces() const { return splitFaces_; }  // input faces that were triangulated
 
     // Appends to `out` the indices (ascending, unique) of faces whose polygon
@@ -95,10 +104,13 @@ public:
 private:
     bool insidePolygon(std::size_t f, const Vec3& pointInPlane, double tolerance) const;
     std::array<int, 3> cellOf(const Vec3& x) const;
+    void indexPlanes();
 
     std::vector<WallFace> faces_;
     std::vector<WallPolygon> polygons_;   // same faces, for the narrow phase
     std::vector<int> source_;
+    std::vector<int> plane_;
+    std::vector<char> interior_;
     std::vector<Vec3> faceLower_, faceUpper_;
     int splitFaces_ = 0;
 

@@ -65,16 +65,23 @@ public:
     const WarmStartEntry* find(const ContactKey& key) const;
     // Adds an entry for the substep being built; returns its slot.
     int record(const WarmStartEntry& entry) {
-        next_.push_back(entry);
         // remembered when `find` just looked this key up (the usual pattern)
-        previousOfNext_.push_back(lastFound_ >= 0 && current_[lastFound_].key == entry.key ? lastFound_ : -1);
+        return record(entry, lastFound_ >= 0 && current_[lastFound_].key == entry.key
+                                 ? &current_[static_cast<std::size_t>(lastFound_)]
+                                 : nullptr);
+    }
+    // The same with its previous-substep entry given (what find(entry.key)
+    // returned, or nullptr), for callers that looked up several keys first.
+    int record(const WarmStartEntry& entry, const WarmStartEntry* previous) {
+        next_.push_back(entry);
+        previousOfNext_.push_back(indexOf(previous));
         return static_cast<int>(next_.size()) - 1;
     }
     // Carries the previous substep's entry `e` (from find) on: its
     // narrow-phase reference kept, its impulse cleared, the given normal.
     // One copy, where building a fresh entry and assigning cost three.
     int recordCarried(const WarmStartEntry& e, const Vec3& normal) {
-        const int s = record(e);
+        const int s = record(e, &e);
         WarmStartEntry& carried = next_.back();
         carried.impulse.setZero();
         carried.resting = false;
@@ -96,6 +103,12 @@ public:
 
 private:
     void index();
+    // Index in current_ of an entry find returned, -1 for nullptr (or any
+    // other address).
+    int indexOf(const WarmStartEntry* e) const {
+        if (!e || current_.empty() || e < current_.data() || e >= current_.data() + current_.size()) return -1;
+        return static_cast<int>(e - current_.data());
+    }
     std::vector<WarmStartEntry> current_, next_;
     std::vector<int> table_; // entry index of current_ per slot, -1: empty; size a power of 2
     mutable std::size_t cursor_ = 0; // lookup hint: the entry after the last one found

@@ -114,6 +114,42 @@ TEST(DemEngine, SphereBounceHeightsFollowRestitutionSquared) {
     EXPECT_LT(std::abs(ps.position[0].x() - 0.1 / 3), 1e-12); // no sideways kick
 }
 
+TEST(DemEngine, FloorOfManyFacesActsLikeOneFace) {
+    // A tilted ellipsoid dropped onto the point where four quads of a 4 x 4
+    // floor meet, sliding across their shared edges: the engine skips the
+    // queries of coplanar faces once one of them has the face contact
+    // (WallSet::interiorFace). The motion must be that on a one-face floor,
+    // with one wall contact while it touches: the floors differ only in
+    // round-off (faces of the same plane), so 1e-9 m of 0.25 m travel.
+    const Superellipsoid shape(0.006, 0.004, 0.003, 0.7, 0.9);
+    const Quat q = Quat(Eigen::AngleAxisd(0.4, Vec3(1, 2, 3).normalized()));
+    auto run = [&](int k, long& maxWallContacts, long& touching) {
+        ParticleSystem ps = oneType(shape);
+        ps.add(0, 5, Vec3(0.05, 0.05, 0.008), q, Vec3(0.3, 0.2, -0.1), Vec3(2, -1, 1));
+        EngineSettings s = frictionless(0.2);
+        s.pair.model = s.wall.model = "coulomb";
+        s.wall.friction = 0.2;
+        DemEngine engine(test::boxWalls(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.2), k), s);
+        maxWallContacts = touching = 0;
+        for (int step = 0; step < 15000; ++step) {
+            const StepStatistics st = engine.step(ps, 1e-5);
+            maxWallContacts = std::max(maxWallContacts, st.wallContacts);
+            touching += st.wallContacts > 0;
+        }
+        return ps;
+    };
+    long maxOne = 0, touchingOne = 0, maxMany = 0, touchingMany = 0;
+    const ParticleSystem one = run(1, maxOne, touchingOne);
+    const ParticleSystem many = run(4, maxMany, touchingMany);
+    EXPECT_GT(touchingMany, 10000); // it slides and comes to rest on the floor
+    EXPECT_EQ(maxMany, 1);
+    EXPECT_EQ(touchingMany, touchingOne);
+    EXPECT_LT(std::abs(many.position[0].x() - 0.05), 0.04); // stays on the split floor
+    EXPECT_GT((many.position[0] - Vec3(0.05, 0.05, 0.0)).head<2>().norm(), 0.005); // crossed edges
+    EXPECT_LT((many.position[0] - one.position[0]).norm(), 1e-9);
+    EXPECT_LT((many.velocity[0] - one.velocity[0]).norm(), 1e-7);
+}
+
 TEST(DemEngine, CornerOfThreeWallsReversesVelocity) {
     // Frictionless, eps_n = 1: a sphere flying into a box corner bounces off
     // three walls; each reverses its own component: v -> -v exactly.

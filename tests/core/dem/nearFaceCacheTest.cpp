@@ -81,7 +81,11 @@ TEST(NearFaceCache, PermutedEntriesAnswerExactly) {
         // moves of 2e-5 m stay inside the 0.4 mm skin: a carried entry
         // answers; an entry left at the old slot names another particle
         const long made = cache.recomputations() - before;
-        if (step > 0 && announced) EXPECT_EQ(made, 0) << "step " << step;
-        if (!announced) EXPECT_GT(made, long(n) * 9 / 10) << "step " << step;
+        if (step > 0 && announced) {
+            EXPECT_EQ(made, 0) << "step " << step;
+        }
+        if (!announced) {
+            EXPECT_GT(made, long(n) * 9 / 10) << "step " << step;
+        }
     }
 }

@@ -126,3 +126,26 @@ TEST(WallSet, WarpedAndNonConvexFacesAreTriangulated) {
     w.facesNear(Vec3(3.5, 0.5, -0.01), 0.02, near);
     EXPECT_FALSE(near.empty());
 }
+
+TEST(WallSet, CoplanarFacesShareAPlaneAndInnerFacesHaveNoActiveFeature) {
+    // A box with every side split into 3 x 3 quads: the nine quads of a side
+    // share one plane, the six sides have six planes, and every quad is
+    // interior (its edges are coplanar or concave). A lone quad is not
+    // (its boundary edges are active), nor is a roof ridge (convex edge).
+    const WallSet box(test::boxWalls(Vec3(0, 0, 0), Vec3(1, 2, 3), 3));
+    ASSERT_EQ(box.size(), 54u);
+    for (std::size_t f = 0; f < box.size(); ++f) {
+        EXPECT_TRUE(box.interiorFace(f)) << "face " << f;
+        for (std::size_t g = 0; g < box.size(); ++g)
+            EXPECT_EQ(box.planeOf(f) == box.planeOf(g), box.face(f).patch == box.face(g).patch)
+                << "faces " << f << ", " << g;
+    }
+    const WallSet lone({WallFace{{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)}, Vec3(0, 0, -1), 0}});
+    EXPECT_FALSE(lone.interiorFace(0));
+    // two roof halves meeting in a ridge that points into the domain
+    const WallSet ridge({WallFace{{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0.5), Vec3(0, 1, 0.5)}, Vec3(0, 0.5, -1), 0},
+                         WallFace{{Vec3(0, 1, 0.5), Vec3(1, 1, 0.5), Vec3(1, 2, 0), Vec3(0, 2, 0)}, Vec3(0, -0.5, -1), 0}});
+    EXPECT_NE(ridge.planeOf(0), ridge.planeOf(1));
+    EXPECT_FALSE(ridge.interiorFace(0));
+    EXPECT_FALSE(ridge.interiorFace(1));
+}
