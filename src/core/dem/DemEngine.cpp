@@ -100,11 +100,7 @@ struct DemEngine::Impl {
         ContactResult result;
     };
     std::vector<WallResult> wallResults;
-    struct FaceQuery {
-        int position;                    // in nearFaces
-        const WarmStartEntry* previous;  // its warm-start entry, or nullptr
-    };
-    std::vector<FaceQuery> faceQueries, laterQueries;
+    std::vector<int> faceQueries, laterQueries; // positions in nearFaces, in query order
     std::vector<int> claimedPlanes;      // planes with a face contact of the particle
     NearFaceCache faceCache;                  // wall faces near each particle, cached
     VerletPairList candidates;                // broad phase, cached between substeps
@@ -165,7 +161,7 @@ constexpr char stateMagic[8] = {'s', 'e', 'f', 'D', 'E', 'M', '1', '\0'};
 } // namespace
 
 void DemEngine::writeState(std::ostream& os) const {
-    const std::vector<WarmStartEntry>& entries = impl_->warm.entries();
+    const std::vector<WarmStartEntry> entries = impl_->warm.entries();
     const std::uint64_t count = entries.size(), size = sizeof(WarmStartEntry);
     os.write(stateMagic, sizeof stateMagic);
     os.write(reinterpret_cast<const char*>(&count), sizeof count);
@@ -450,20 +446,21 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
         laterQueries.clear();
         for (std::size_t k = 0; k < nearFaces.size(); ++k) {
             const WarmStartEntry* e = warm.find(ContactKey::wall(ids[i], nearFaces[k]));
-            (e && e->hasReference ? faceQueries : laterQueries).push_back({static_cast<int>(k), e});
+            (e && e->hasReference ? faceQueries : laterQueries).push_back(static_cast<int>(k));
         }
         faceQueries.insert(faceQueries.end(), laterQueries.begin(), laterQueries.end());
         claimedPlanes.clear();
         const Pose pose{bodies[i].position, bodies[i].orientation};
         const PairPose& particlePose = poses[i];
-        for (const FaceQuery& q : faceQueries) {
-            const int f = nearFaces[static_cast<std::size_t>(q.position)];
+        for (const int position : faceQueries) {
+            const int f = nearFaces[static_cast<std::size_t>(position)];
             const std::size_t face = static_cast<std::size_t>(f);
             if (walls.interiorFace(face) &&
                 std::find(claimedPlanes.begin(), claimedPlanes.end(), walls.planeOf(face)) != claimedPlanes.end())
                 continue;
             const ContactKey key = ContactKey::wall(ids[i], f);
-            const WarmStartEntry* e = q.previous;
+            // (looked up again: a record may move the cache's entries)
+            const WarmStartEntry* e = warm.find(key);
             ContactResult r;
             int slot;
             if (e && settings.contactReuseTolerance > 0.0 &&
@@ -485,7 +482,7 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
             }
             if (!r.contact || !(r.depth > 0.0)) continue;
             if (r.feature == WallFeature::face) claimedPlanes.push_back(walls.planeOf(face));
-            wallResults.push_back({q.position, slot, key, r});
+            wallResults.push_back({position, slot, key, r});
         }
         if (wallResults.empty()) continue;
         std::sort(wallResults.begin(), wallResults.end(),
@@ -591,7 +588,7 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
                 SolverContact& c = solverContacts[k];
                 if (c.frame.targetNormalVelocity != 0.0) continue;
                 const DemContact& d = active[k];
-                const WarmStartEntry* previous = warm.previous(activeSlot[k]);
+                const PreviousImpulse* previous = warm.previous(activeSlot[k]);
                 if (!previous || !previous->resting) continue;
                 // stored on the larger id (pairs) / the wall; solver: on body j
                 Vec3 J = previous->impulse;

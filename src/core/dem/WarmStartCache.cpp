@@ -31,68 +31,160 @@ std::size_t slotOf(const ContactKey& key, std::size_t mask) {
 
 } // namespace
 
-const WarmStartEntry* WarmStartCache::find(const ContactKey& key) const {
-    // Substeps look contacts up in nearly the order they recorded them: the
-    // entry after the last one found is tried before the hash table.
-    lastFound_ = -1;
-    if (!duplicateKeys_ && cursor_ < current_.size() && current_[cursor_].key == key) {
-        lastFound_ = static_cast<int>(cursor_);
-        prefetchEntry(current_, cursor_ + 2);
-        return &current_[cursor_++];
-    }
-    if (table_.empty()) return nullptr;
+int WarmStartCache::lookup(const ContactKey& key) const {
+    if (table_.empty()) return -1;
     const std::size_t mask = table_.size() - 1;
     for (std::size_t s = slotOf(key, mask);; s = (s + 1) & mask) {
-        const int e = table_[s];
-        if (e < 0) return nullptr;
-        if (current_[static_cast<std::size_t>(e)].key == key) {
-            cursor_ = static_cast<std::size_t>(e) + 1;
-            lastFound_ = e;
-            prefetchEntry(current_, cursor_);
-            prefetchEntry(current_, cursor_ + 1);
-            return &current_[static_cast<std::size_t>(e)];
-        }
+        const int p = table_[s];
+        if (p < 0 || pool_[static_cast<std::size_t>(p)].key == key) return p;
     }
 }
 
-const WarmStartEntry* WarmStartCache::previous(int s) const {
-    const int e = previousOfNext_[static_cast<std::size_t>(s)];
-    return e >= 0 ? &current_[static_cast<std::size_t>(e)] : find(next_[static_cast<std::size_t>(s)].key);
-}
-
-void WarmStartCache::index() {
-    std::size_t size = 16;
-    while (size < 2 * current_.size()) size *= 2;
-    table_.assign(size, -1);
-    cursor_ = 0;
+const WarmStartEntry* WarmStartCache::find(const ContactKey& key) const {
+    // Substeps look contacts up in nearly the order they recorded them (and
+    // the pool is kept in that order): the entry after the last one found
+    // is tried before the table.
     lastFound_ = -1;
-    duplicateKeys_ = false;
+    int p = -1;
+    if (cursor_ < pool_.size() && indexed_[cursor_] && pool_[cursor_].key == key)
+        p = static_cast<int>(cursor_);
+    else
+        p = lookup(key);
+    if (p < 0 || recordedGeneration_[static_cast<std::size_t>(p)] != generation_ - 1) return nullptr;
+    lastFound_ = p;
+    cursor_ = static_cast<std::size_t>(p) + 1;
+    prefetchEntry(pool_, cursor_ + 1);
+    return &pool_[static_cast<std::size_t>(p)];
+}
+
+int WarmStartCache::append(const WarmStartEntry& entry, bool indexed) {
+    pool_.push_back(entry);
+    recordedGeneration_.push_back(0);
+    previousGeneration_.push_back(0);
+    previousImpulse_.emplace_back();
+    indexed_.push_back(indexed);
+    const int p = static_cast<int>(pool_.size()) - 1;
+    if (indexed) insert(p);
+    return p;
+}
+
+void WarmStartCache::insert(int p) {
+    if (2 * (pool_.size() + 1) > table_.size()) return rebuildTable(); // includes p
+    const std::size_t mask = table_.size() - 1;
+    std::size_t s = slotOf(pool_[static_cast<std::size_t>(p)].key, mask);
+    while (table_[s] >= 0) s = (s + 1) & mask;
+    table_[s] = p;
+}
+
+void WarmStartCache::rebuildTable() {
+    std::size_t size = 16;
+    while (size < 2 * pool_.size() + 2) size *= 2;
+    table_.assign(size, -1);
     const std::size_t mask = size - 1;
-    for (std::size_t e = 0; e < current_.size(); ++e) {
-        std::size_t s = slotOf(current_[e].key, mask);
-        while (table_[s] >= 0) {
-            if (current_[static_cast<std::size_t>(table_[s])].key == current_[e].key) {
-                duplicateKeys_ = true; // first one wins (the cursor could find a later one)
-                break;
-            }
-            s = (s + 1) & mask;
-        }
-        if (table_[s] < 0) table_[s] = static_cast<int>(e);
+    for (std::size_t p = 0; p < pool_.size(); ++p) {
+        if (!indexed_[p]) continue;
+        std::size_t s = slotOf(pool_[p].key, mask);
+        while (table_[s] >= 0) s = (s + 1) & mask;
+        table_[s] = static_cast<int>(p);
     }
 }
 
-void WarmStartCache::setEntries(std::vector<WarmStartEntry> entries) {
-    current_ = std::move(entries);
-    next_.clear();
-    previousOfNext_.clear();
-    index();
+int WarmStartCache::record(const WarmStartEntry& entry, const WarmStartEntry* previous) {
+    int p = indexOf(previous);
+    if (p < 0) p = lookup(entry.key); // a dead entry of this key: its place is reused
+    if (p >= 0 && recordedGeneration_[static_cast<std::size_t>(p)] == generation_)
+        p = append(entry, false); // recorded twice in this substep: the first stays indexed
+    else if (p < 0)
+        p = append(entry, true);
+    else
+        pool_[static_cast<std::size_t>(p)] = entry;
+    recordedGeneration_[static_cast<std::size_t>(p)] = generation_;
+    recorded_.push_back(p);
+    return static_cast<int>(recorded_.size()) - 1;
+}
+
+int WarmStartCache::recordCarried(const WarmStartEntry& e, const Vec3& normal) {
+    const int p = indexOf(&e);
+    if (p < 0 || recordedGeneration_[static_cast<std::size_t>(p)] == generation_) {
+        WarmStartEntry carried = e; // not from find, or already recorded: as a new entry
+        carried.impulse.setZero();
+        carried.resting = false;
+        carried.normal = normal;
+        return record(carried, nullptr);
+    }
+    WarmStartEntry& carried = pool_[static_cast<std::size_t>(p)];
+    carried.impulse.setZero();
+    carried.resting = false;
+    carried.normal = normal;
+    recordedGeneration_[static_cast<std::size_t>(p)] = generation_;
+    recorded_.push_back(p);
+    return static_cast<int>(recorded_.size()) - 1;
 }
 
 void WarmStartCache::commit() {
-    current_.swap(next_);
-    next_.clear();
-    previousOfNext_.clear();
-    index();
+    for (int p : recorded_) {
+        const std::size_t q = static_cast<std::size_t>(p);
+        previousImpulse_[q] = PreviousImpulse{pool_[q].impulse, pool_[q].resting};
+        previousGeneration_[q] = generation_;
+    }
+    live_.swap(recorded_);
+    recorded_.clear();
+    ++generation_;
+    cursor_ = 0;
+    lastFound_ = -1;
+    // Dead entries (not recorded in the substep just committed) are kept
+    // while they are few: a contact that flickers finds its place again.
+    if (pool_.size() > 2 * live_.size() + 64) compact();
+}
+
+void WarmStartCache::compact() {
+    std::vector<WarmStartEntry> pool;
+    std::vector<PreviousImpulse> impulses;
+    pool.reserve(live_.size());
+    impulses.reserve(live_.size());
+    for (int p : live_) {
+        pool.push_back(pool_[static_cast<std::size_t>(p)]);
+        impulses.push_back(previousImpulse_[static_cast<std::size_t>(p)]);
+    }
+    const std::size_t n = pool.size();
+    pool_.swap(pool);
+    previousImpulse_.swap(impulses);
+    recordedGeneration_.assign(n, generation_ - 1);
+    previousGeneration_.assign(n, generation_ - 1);
+    // duplicates (unindexed) keep their flag: the first of a key is indexed
+    std::vector<char> indexed(n);
+    for (std::size_t k = 0; k < n; ++k) indexed[k] = indexed_[static_cast<std::size_t>(live_[k])];
+    indexed_.swap(indexed);
+    for (std::size_t k = 0; k < n; ++k) live_[k] = static_cast<int>(k);
+    rebuildTable();
+}
+
+std::vector<WarmStartEntry> WarmStartCache::entries() const {
+    std::vector<WarmStartEntry> out;
+    out.reserve(live_.size());
+    for (int p : live_) out.push_back(pool_[static_cast<std::size_t>(p)]);
+    return out;
+}
+
+void WarmStartCache::setEntries(std::vector<WarmStartEntry> entries) {
+    const std::size_t n = entries.size();
+    pool_ = std::move(entries);
+    generation_ = 2; // the entries are those of substep 1
+    recordedGeneration_.assign(n, 1);
+    previousGeneration_.assign(n, 1);
+    previousImpulse_.resize(n);
+    for (std::size_t p = 0; p < n; ++p) previousImpulse_[p] = PreviousImpulse{pool_[p].impulse, pool_[p].resting};
+    indexed_.assign(n, 1);
+    table_.clear();
+    rebuildTable(); // then unindex repeated keys: the first stays
+    for (std::size_t p = 0; p < n; ++p)
+        if (lookup(pool_[p].key) != static_cast<int>(p)) indexed_[p] = 0;
+    rebuildTable();
+    live_.resize(n);
+    for (std::size_t p = 0; p < n; ++p) live_[p] = static_cast<int>(p);
+    recorded_.clear();
+    cursor_ = 0;
+    lastFound_ = -1;
 }
 
 } // namespace sef::dem

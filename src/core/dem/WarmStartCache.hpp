@@ -4,11 +4,17 @@
 // normal (warm start of the narrow phase) and the accumulated impulse (warm
 // start of the sequential-impulse solver).
 //
-// Flat and allocation-free in steady state: the entries of a substep are
-// appended in any order; commit indexes them in an open-addressing table of
-// entry indices (linear probing, at most half full), so the lookups of the
-// next substep cost one or two probes. No sort and no node allocation;
-// deterministic (the insertion order is the contact-detection order).
+// Entries live in one pool and stay in place from substep to substep: a
+// contact carried on (its narrow-phase reference reused) is re-recorded by
+// marking its entry, not by copying it. Why: a settled bed carries ~95 % of
+// its ~5000 entries (320 bytes each) every substep; copying them into a new
+// table and re-indexing it was ~10 % of the step (benchmarks/README.md).
+// An open-addressing table (linear probing, at most half full) maps keys to
+// pool indices; entries not recorded in a substep are dead and are dropped
+// when they outnumber the live ones (the pool is then rebuilt in recording
+// order, which is also the order of the next substep's lookups). The
+// previous substep's impulse of each entry is kept beside it (previous()).
+// Deterministic: nothing depends on addresses or timing.
 #include "contact/ContactResult.hpp"
 #include "geometry/Types.hpp"
 
@@ -59,62 +65,70 @@ struct WarmStartEntry {
     std::int64_t rimCount = 0;
 };
 
+// What the solver's warm start needs of an entry's previous substep.
+struct PreviousImpulse {
+    Vec3 impulse = Vec3::Zero();
+    bool resting = false;
+};
+
 class WarmStartCache {
 public:
-    // Entry of the previous substep, or nullptr.
+    // Entry of the previous substep, or nullptr. Valid until the next
+    // record or commit.
     const WarmStartEntry* find(const ContactKey& key) const;
     // Adds an entry for the substep being built; returns its slot.
     int record(const WarmStartEntry& entry) {
-        // remembered when `find` just looked this key up (the usual pattern)
-        return record(entry, lastFound_ >= 0 && current_[lastFound_].key == entry.key
-                                 ? &current_[static_cast<std::size_t>(lastFound_)]
+        // the last find usually looked this key up
+        return record(entry, lastFound_ >= 0 && pool_[static_cast<std::size_t>(lastFound_)].key == entry.key
+                                 ? &pool_[static_cast<std::size_t>(lastFound_)]
                                  : nullptr);
     }
     // The same with its previous-substep entry given (what find(entry.key)
     // returned, or nullptr), for callers that looked up several keys first.
-    int record(const WarmStartEntry& entry, const WarmStartEntry* previous) {
-        next_.push_back(entry);
-        previousOfNext_.push_back(indexOf(previous));
-        return static_cast<int>(next_.size()) - 1;
-    }
+    int record(const WarmStartEntry& entry, const WarmStartEntry* previous);
     // Carries the previous substep's entry `e` (from find) on: its
     // narrow-phase reference kept, its impulse cleared, the given normal.
-    // One copy, where building a fresh entry and assigning cost three.
-    int recordCarried(const WarmStartEntry& e, const Vec3& normal) {
-        const int s = record(e, &e);
-        WarmStartEntry& carried = next_.back();
-        carried.impulse.setZero();
-        carried.resting = false;
-        carried.normal = normal;
-        return s;
+    // In place: no copy.
+    int recordCarried(const WarmStartEntry& e, const Vec3& normal);
+    // The previous substep's impulse of slot s's contact, or nullptr if it
+    // had none.
+    const PreviousImpulse* previous(int s) const {
+        const std::size_t p = static_cast<std::size_t>(recorded_[static_cast<std::size_t>(s)]);
+        return previousGeneration_[p] == generation_ - 1 ? &previousImpulse_[p] : nullptr;
     }
-    // find(slot(s).key), without hashing when the key was looked up right
-    // before it was recorded.
-    const WarmStartEntry* previous(int s) const;
-    WarmStartEntry& slot(int s) { return next_[static_cast<std::size_t>(s)]; }
+    WarmStartEntry& slot(int s) { return pool_[static_cast<std::size_t>(recorded_[static_cast<std::size_t>(s)])]; }
     // The recorded entries become the ones `find` sees.
     void commit();
     void clear() { setEntries({}); }
-    std::size_t size() const { return current_.size(); }
-    // The entries `find` sees, e.g. to save them for a restart.
-    const std::vector<WarmStartEntry>& entries() const { return current_; }
+    std::size_t size() const { return live_.size(); }
+    // The entries `find` sees (in recording order), e.g. to save them for a
+    // restart.
+    std::vector<WarmStartEntry> entries() const;
     // Replaces them; for a restart.
     void setEntries(std::vector<WarmStartEntry> entries);
 
 private:
-    void index();
-    // Index in current_ of an entry find returned, -1 for nullptr (or any
-    // other address).
     int indexOf(const WarmStartEntry* e) const {
-        if (!e || current_.empty() || e < current_.data() || e >= current_.data() + current_.size()) return -1;
-        return static_cast<int>(e - current_.data());
+        if (!e || pool_.empty() || e < pool_.data() || e >= pool_.data() + pool_.size()) return -1;
+        return static_cast<int>(e - pool_.data());
     }
-    std::vector<WarmStartEntry> current_, next_;
-    std::vector<int> table_; // entry index of current_ per slot, -1: empty; size a power of 2
-    mutable std::size_t cursor_ = 0; // lookup hint: the entry after the last one found
-    mutable int lastFound_ = -1;     // entry index of the last find, -1: none
-    std::vector<int> previousOfNext_; // per slot of next_: its entry in current_, -1: unknown
-    bool duplicateKeys_ = false;     // some key recorded twice: no hint
+    int lookup(const ContactKey& key) const; // pool index in the table, -1: none
+    int append(const WarmStartEntry& entry, bool indexed);
+    void insert(int p);
+    void rebuildTable();
+    void compact();
+
+    std::vector<WarmStartEntry> pool_;
+    std::vector<long> recordedGeneration_;  // per pool entry: the substep it was last recorded in
+    std::vector<long> previousGeneration_;  // per pool entry: the substep of previousImpulse_
+    std::vector<PreviousImpulse> previousImpulse_;
+    std::vector<char> indexed_;             // in the table (a key recorded twice in one substep: the second is not)
+    std::vector<int> table_;                // pool index per slot, -1: empty; size a power of 2
+    std::vector<int> recorded_;             // pool index per slot of the substep being built
+    std::vector<int> live_;                 // the same of the last committed substep
+    long generation_ = 1;                   // the substep being built
+    mutable std::size_t cursor_ = 0;        // lookup hint: the entry after the last one found
+    mutable int lastFound_ = -1;            // pool index of the last find, -1: none
 };
 
 } // namespace sef::dem

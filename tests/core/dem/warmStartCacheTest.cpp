@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <random>
 
 #include "dem/WarmStartCache.hpp"
@@ -57,12 +58,76 @@ TEST(WarmStartCache, FindAndPreviousAgreeInAnyLookupOrder) {
             WarmStartEntry next;
             next.key = order[k];
             const int slot = cache.record(next);
-            ASSERT_EQ(cache.previous(slot), e);
+            const PreviousImpulse* previous = cache.previous(slot);
+            ASSERT_NE(previous, nullptr);
+            EXPECT_EQ(previous->impulse.x(), double(index));
         }
         WarmStartEntry fresh;
         fresh.key = ContactKey::pair(5000, 5001);
         EXPECT_EQ(cache.previous(cache.record(fresh)), nullptr);
         cache.clear(); // drop the substep being built (and all): then rebuild the state
         recordAndCommit(cache, keys);
+    }
+}
+
+TEST(WarmStartCache, MatchesAMapModelUnderChurnAndCompaction) {
+    // Substeps record random subsets of 300 keys (new, carried in place,
+    // re-recorded after a gap, repeated within a substep), so that dead
+    // entries pile up and the pool is compacted. After every commit, find
+    // must give exactly the last substep's entries (the first of a repeated
+    // key), and previous() their impulses; a restart from entries() must
+    // answer the same.
+    WarmStartCache cache;
+    std::mt19937 rng(11);
+    std::uniform_int_distribution<int> pick(0, 299);
+    std::bernoulli_distribution keep(0.7), carry(0.5), repeat(0.02);
+    std::map<ContactKey, double> last; // the model: key -> impulse.x of the last substep
+    std::vector<ContactKey> live;
+    for (int step = 0; step < 200; ++step) {
+        std::map<ContactKey, double> now;
+        std::size_t recorded = 0; // slots of this substep (repeats included)
+        std::vector<ContactKey> keys;
+        for (const ContactKey& k : live)
+            if (keep(rng)) keys.push_back(k);
+        for (int extra = 0; extra < 40; ++extra) keys.push_back(ContactKey::pair(pick(rng), 1000 + step % 7));
+        std::shuffle(keys.begin(), keys.end(), rng);
+        for (const ContactKey& key : keys) {
+            const WarmStartEntry* e = cache.find(key);
+            const auto it = last.find(key);
+            ASSERT_EQ(e != nullptr, it != last.end() && !now.count(key)) << "step " << step;
+            int slot;
+            if (e && carry(rng)) {
+                ASSERT_EQ(e->key, key);
+                slot = cache.recordCarried(*e, Vec3::UnitX());
+            } else {
+                WarmStartEntry fresh;
+                fresh.key = key;
+                slot = cache.record(fresh);
+            }
+            const PreviousImpulse* previous = cache.previous(slot);
+            if (!now.count(key) && it != last.end()) {
+                ASSERT_NE(previous, nullptr) << "step " << step;
+                EXPECT_EQ(previous->impulse.x(), it->second);
+            }
+            const double impulse = step * 1000.0 + recorded++;
+            cache.slot(slot).impulse = Vec3(impulse, 0.0, 0.0);
+            if (!now.count(key)) now[key] = impulse; // the first of a repeated key counts
+            if (repeat(rng)) { // the same key again in this substep
+                WarmStartEntry again;
+                again.key = key;
+                cache.slot(cache.record(again)).impulse = Vec3(-1.0, 0.0, 0.0);
+                ++recorded;
+            }
+        }
+        cache.commit();
+        if (step % 50 == 49) { // restart from the saved entries
+            WarmStartCache restarted;
+            restarted.setEntries(cache.entries());
+            cache = restarted;
+        }
+        last = now;
+        live.clear();
+        for (const auto& kv : now) live.push_back(kv.first);
+        EXPECT_EQ(cache.size(), recorded) << "live entries: every slot of the substep";
     }
 }
