@@ -157,7 +157,8 @@ DemEngine::DemEngine(DemEngine&&) noexcept = default;
 DemEngine& DemEngine::operator=(DemEngine&&) noexcept = default;
 
 namespace {
-constexpr char stateMagic[8] = {'s', 'e', 'f', 'D', 'E', 'M', '1', '\0'};
+// The version digit changes with the layout of WarmStartEntry.
+constexpr char stateMagic[8] = {'s', 'e', 'f', 'D', 'E', 'M', '2', '\0'};
 } // namespace
 
 void DemEngine::writeState(std::ostream& os) const {
@@ -178,6 +179,9 @@ void DemEngine::readState(std::istream& is) {
     is.read(magic, sizeof magic);
     is.read(reinterpret_cast<char*>(&count), sizeof count);
     is.read(reinterpret_cast<char*>(&size), sizeof size);
+    if (is && std::memcmp(magic, stateMagic, 6) == 0 && magic[6] != stateMagic[6])
+        throw std::runtime_error("DemEngine::readState: state written by another version of the "
+                                 "engine (delete it to restart with cold contact warm starts)");
     if (!is || std::memcmp(magic, stateMagic, sizeof magic) != 0)
         throw std::runtime_error("DemEngine::readState: not a DEM engine state");
     if (size != sizeof(WarmStartEntry) || count > (std::uint64_t{1} << 40))
@@ -397,6 +401,15 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
         const PairPose& poseA = poses[static_cast<std::size_t>(a)];
         const PairPose& poseB = poses[static_cast<std::size_t>(b)];
         const WarmStartEntry* previous = warm.find(key);
+        if (previous && previous->separation > 0.0) {
+            // apart by a bounding volume at the last query: still apart?
+            if (pairStillSeparated(*previous, poseA, poseB, radius[b])) {
+                ++stats.reusedPairs;
+                warm.recordCarried(*previous, previous->normal);
+                return;
+            }
+            previous = nullptr; // a bound, not a contact: query afresh
+        }
         ContactResult r; // normal from a to b
         int slot;
         if (previous && settings.contactReuseTolerance > 0.0 &&
@@ -412,7 +425,16 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
                                   previous ? &warmNormal : nullptr);
             stats.newtonIterations += r.iterations;
             if (r.status == ContactStatus::fallback) ++stats.fallbacks;
-            if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox) return;
+            if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox) {
+                if (r.depth < 0.0) { // remember the bound (pairStillSeparated)
+                    WarmStartEntry entry;
+                    entry.key = key;
+                    entry.normal = r.normal;
+                    storeSeparatedPair(entry, poseA, poseB, -r.depth);
+                    warm.record(entry);
+                }
+                return;
+            }
             WarmStartEntry entry;
             entry.key = key;
             storePairReference(entry, poseA, poseB, r);

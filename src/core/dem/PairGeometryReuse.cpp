@@ -86,6 +86,22 @@ bool reusePairReference(const WarmStartEntry& e, const PairPose& A, const PairPo
     return true;
 }
 
+void storeSeparatedPair(WarmStartEntry& e, const PairPose& A, const PairPose& B, double gap) {
+    e.hasReference = false;
+    e.flatReference = false;
+    e.relativeOrientation = A.orientation.conjugate() * B.orientation;
+    e.relativePosition = A.rotation.transpose() * (B.position - A.position);
+    e.rimCount = 0;
+    e.separation = gap > 0.0 ? gap : 0.0;
+}
+
+bool pairStillSeparated(const WarmStartEntry& e, const PairPose& A, const PairPose& B, double radiusB) {
+    if (!(e.separation > 0.0)) return false;
+    const Vec3 moved = A.rotation.transpose() * (B.position - A.position) - e.relativePosition;
+    const Quat turned = e.relativeOrientation.conjugate() * (A.orientation.conjugate() * B.orientation);
+    return moved.norm() + 2.0 * radiusB * turned.vec().norm() <= 0.5 * e.separation;
+}
+
 void storeWallReference(WarmStartEntry& e, const PairPose& P, const ContactResult& r) {
     e.hasReference = r.feature == WallFeature::face;
     if (!e.hasReference) return;

@@ -53,6 +53,20 @@ bool reusePairReference(const WarmStartEntry& entry, const PairPose& A, const Pa
                         double curvedTolerance, double flatTolerance, double minRadius,
                         ContactResult& r);
 
+// Pairs whose bounding volumes do not overlap (the narrow phase's cheap
+// rejection, with `gap` a lower bound of their distance): the entry keeps
+// the relative pose and the gap. While the points of B have moved by less
+// than half the gap in A's frame since then,
+//     |d_rel - d_rel,ref| + 2 r_B |vec(q_rel,ref^-1 q_rel)| <= gap / 2
+// (a rotation by theta moves a point at distance <= r_B from the centre by
+// at most 2 r_B sin(theta/2) = 2 r_B |vec|), the pair is certainly still
+// apart and needs no query. Why: a settled bed of 2:1.5:1 blocks has ~380
+// such pairs, bounding spheres overlapping but boxes apart, whose box test
+// was re-run every substep.
+void storeSeparatedPair(WarmStartEntry& entry, const PairPose& A, const PairPose& B, double gap);
+bool pairStillSeparated(const WarmStartEntry& entry, const PairPose& A, const PairPose& B,
+                        double radiusB);
+
 // Wall faces: the same for a particle against a fixed face, for answers
 // on the face itself (not its edges or vertices, whose normal follows the
 // particle). The reference holds the particle pose, the face normal and the

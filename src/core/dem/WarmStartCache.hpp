@@ -63,6 +63,10 @@ struct WarmStartEntry {
     // of the particle.
     std::array<Vec3, kRimPoints> rimInA = filledArray<kRimPoints>(Vec3::Zero());
     std::int64_t rimCount = 0;
+    // Pairs rejected by a bounding volume (no reference): a lower bound of
+    // their distance at the relative pose above; 0: none
+    // (dem/PairGeometryReuse.hpp, pairStillSeparated).
+    double separation = 0.0;
 };
 
 // What the solver's warm start needs of an entry's previous substep.

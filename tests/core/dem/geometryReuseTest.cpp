@@ -158,5 +158,54 @@ TEST(GeometryReuse, FlatPatchAnswersUseTheFlatTolerance) {
     EXPECT_TRUE(reused.onFlatPatch);
 }
 
+// Pairs apart by their boxes: the stored gap is a certificate. Random
+// shapes, poses and motions of B (in A's frame, some far beyond the gap):
+// whenever pairStillSeparated says "apart", the exact query (no bounding
+// volumes) finds no contact, and, as the bound is at half the gap, the exact
+// distance is at least half of it. Small motions are recognised (the test
+// is not vacuous) and large ones are not.
+TEST(GeometryReuse, SeparatedPairsStayApartWhileTheBoundSaysSo) {
+    std::mt19937 rng(23);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0), eps(0.3, 1.8), half(0.001, 0.004);
+    PairContactOptions exactOnly;
+    exactOnly.boundingVolumeRejection = false;
+    int certified = 0, refused = 0, pairs = 0;
+    for (int k = 0; k < 400; ++k) {
+        const Superellipsoid A(half(rng), half(rng), half(rng), eps(rng), eps(rng));
+        const Superellipsoid B(half(rng), half(rng), half(rng), eps(rng), eps(rng));
+        const Quat qA = Quat(unit(rng), unit(rng), unit(rng), unit(rng)).normalized();
+        const Quat qB = Quat(unit(rng), unit(rng), unit(rng), unit(rng)).normalized();
+        const Vec3 xA(unit(rng), unit(rng), unit(rng));
+        const double reach = A.boundingRadius() + B.boundingRadius();
+        const Vec3 xB = xA + 0.9 * reach * Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+        const ContactResult first = detectPairContact(A, Pose{xA, qA}, B, Pose{xB, qB});
+        if (first.status != ContactStatus::orientedBox) continue; // spheres overlap, boxes apart
+        ++pairs;
+        WarmStartEntry e;
+        storeSeparatedPair(e, posed(xA, qA), posed(xB, qB), -first.depth);
+        ASSERT_GT(e.separation, 0.0);
+        for (int m = 0; m < 20; ++m) {
+            const double size = e.separation * std::pow(10.0, -2.0 + 3.0 * (m % 10) / 9.0); // 1e-2 .. 10 gaps
+            const Vec3 move = size * Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+            const Quat turn = rotationBy(Vec3(unit(rng), unit(rng), unit(rng)), size / B.boundingRadius());
+            // B moved and turned, A turned about its centre (B's pose in A's frame changes too)
+            const Quat qA2 = m % 2 ? rotationBy(Vec3(unit(rng), unit(rng), unit(rng)), 0.3 * size / reach) * qA : qA;
+            const Quat qB2 = turn * qB;
+            const Vec3 xB2 = xB + move;
+            if (pairStillSeparated(e, posed(xA, qA2), posed(xB2, qB2), B.boundingRadius())) {
+                ++certified;
+                const ContactResult exact = detectPairContact(A, Pose{xA, qA2}, B, Pose{xB2, qB2}, nullptr, exactOnly);
+                ASSERT_FALSE(exact.contact) << "pair " << k << " move " << m;
+                ASSERT_LT(exact.depth, -0.5 * e.separation * (1.0 - 1e-6)) << "pair " << k << " move " << m;
+            } else {
+                ++refused;
+            }
+        }
+    }
+    EXPECT_GT(pairs, 50);
+    EXPECT_GT(certified, 10 * pairs / 2); // the small half of the motions
+    EXPECT_GT(refused, 2 * pairs);         // motions of several gaps
+}
+
 } // namespace
 } // namespace sef::dem
