@@ -7,33 +7,41 @@ namespace sef::dem {
 
 namespace {
 
+// The six entries of a symmetric 3x3 matrix, as scalars: the contact
+// set-up builds K and its inverse in registers and stores each once (built
+// as an Eigen matrix, entries stored one by one and re-read as pairs stalled
+// on store forwarding: half of the set-up's own time, perf).
+struct Symmetric3 {
+    double xx, yy, zz, xy, xz, yz;
+};
+
 // -[r]x A [r]x for a symmetric A (the arm term of the compliance K), written
 // out: entry (i, j) is c_i.(A c_j) with c_j = r x e_j, the columns of [r]x.
 // Symmetric by construction; no general 3x3 products.
-Mat3 armCompliance(const Vec3& r, const Mat3& A) {
+Symmetric3 armCompliance(const Vec3& r, const Mat3& A) {
     const Vec3 c0(0.0, r.z(), -r.y()), c1(-r.z(), 0.0, r.x()), c2(r.y(), -r.x(), 0.0);
     const Vec3 a0 = r.z() * A.col(1) - r.y() * A.col(2);
     const Vec3 a1 = r.x() * A.col(2) - r.z() * A.col(0);
     const Vec3 a2 = r.y() * A.col(0) - r.x() * A.col(1);
-    Mat3 M;
-    M(0, 0) = c0.dot(a0);
-    M(1, 1) = c1.dot(a1);
-    M(2, 2) = c2.dot(a2);
-    M(0, 1) = M(1, 0) = c0.dot(a1);
-    M(0, 2) = M(2, 0) = c0.dot(a2);
-    M(1, 2) = M(2, 1) = c1.dot(a2);
-    return M;
+    return Symmetric3{c0.dot(a0), c1.dot(a1), c2.dot(a2), c0.dot(a1), c0.dot(a2), c1.dot(a2)};
+}
+
+void store(const Symmetric3& S, Mat3& M) {
+    M(0, 0) = S.xx;
+    M(1, 1) = S.yy;
+    M(2, 2) = S.zz;
+    M(0, 1) = M(1, 0) = S.xy;
+    M(0, 2) = M(2, 0) = S.xz;
+    M(1, 2) = M(2, 1) = S.yz;
 }
 
 // Inverse of a symmetric positive definite 3x3 matrix by its cofactors.
-Mat3 symmetricInverse(const Mat3& K) {
-    const double a = K(0, 0), b = K(0, 1), c = K(0, 2), d = K(1, 1), e = K(1, 2), f = K(2, 2);
+Symmetric3 symmetricInverse(const Symmetric3& K) {
+    const double a = K.xx, b = K.xy, c = K.xz, d = K.yy, e = K.yz, f = K.zz;
     const double A = d * f - e * e, B = c * e - b * f, C = b * e - c * d;
     const double s = 1.0 / (a * A + b * B + c * C);
     const double D = a * f - c * c, E = b * c - a * e, F = a * d - b * b;
-    Mat3 inverse;
-    inverse << s * A, s * B, s * C, s * B, s * D, s * E, s * C, s * E, s * F;
-    return inverse;
+    return Symmetric3{s * A, s * D, s * F, s * B, s * C, s * E};
 }
 
 // Which coulomb contacts are in a cluster (a body with two or more
@@ -229,13 +237,18 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
     if (c.law->model == CollisionModel::Frictionless) return; // K itself is not needed
     // K = (1/m_1 + 1/m_2) 1 - [r_1]x I_1^-1 [r_1]x - [r_2]x I_2^-1 [r_2]x
     // (collision/ImpulseResolution.hpp), symmetric
-    Mat3 K = armCompliance(c.arm1, b1.inverseInertia);
-    if (c.j >= 0) K += armCompliance(c.arm2, bodies[static_cast<std::size_t>(c.j)].inverseInertia);
-    K.diagonal().array() += inverseMass;
-    c.frame.compliance = K;
+    Symmetric3 K = armCompliance(c.arm1, b1.inverseInertia);
+    if (c.j >= 0) {
+        const Symmetric3 K2 = armCompliance(c.arm2, bodies[static_cast<std::size_t>(c.j)].inverseInertia);
+        K = Symmetric3{K.xx + K2.xx, K.yy + K2.yy, K.zz + K2.zz, K.xy + K2.xy, K.xz + K2.xz, K.yz + K2.yz};
+    }
+    K.xx += inverseMass;
+    K.yy += inverseMass;
+    K.zz += inverseMass;
+    store(K, c.frame.compliance);
     // K^-1 once per substep: the law is evaluated in every sweep
     c.frame.hasInverse = needInverse;
-    if (needInverse) c.frame.inverseCompliance = symmetricInverse(K);
+    if (needInverse) store(symmetricInverse(K), c.frame.inverseCompliance);
 }
 
 SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
