@@ -67,6 +67,8 @@ struct WarmStartEntry {
     // their distance at the relative pose above; 0: none
     // (dem/PairGeometryReuse.hpp, pairStillSeparated).
     double separation = 0.0;
+    // Pairs: the depth of the exact answer at the reference (< 0: apart).
+    double referenceDepth = 0.0;
 };
 
 // What the solver's warm start needs of an entry's previous substep.

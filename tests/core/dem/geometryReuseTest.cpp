@@ -207,5 +207,58 @@ TEST(GeometryReuse, SeparatedPairsStayApartWhileTheBoundSaysSo) {
     EXPECT_GT(refused, 2 * pairs);         // motions of several gaps
 }
 
+// Pairs just apart (gaps from 1e-7 to 1e-2 of r_min) at the reference, then
+// moved within the reuse tolerance: the reused answer says "no contact"
+// exactly when the exact query does (a gap above the reach of the
+// tolerance is answered without evaluating the depth; below it the depth is
+// evaluated and may turn positive only by the reuse error).
+TEST(GeometryReuse, ApartPairsStayApartWithinTheTolerance) {
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    const Superellipsoid A(0.004, 0.002, 0.0015, 0.7, 1.2), B(0.003, 0.0025, 0.0015, 1.0, 0.8);
+    const double rMin = std::min(A.boundingRadius(), B.boundingRadius()), tolerance = 1e-5;
+    PairContactOptions exactOnly;
+    exactOnly.boundingVolumeRejection = false;
+    int answered = 0;
+    for (int k = 0; k < 200; ++k) {
+        const Quat qA = Quat(unit(rng), unit(rng), unit(rng), unit(rng)).normalized();
+        const Quat qB = Quat(unit(rng), unit(rng), unit(rng), unit(rng)).normalized();
+        const Vec3 dir = Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+        const double gap = rMin * std::pow(10.0, -7.0 + 5.0 * (k % 6) / 5.0);
+        // B backs off along dir until the exact depth is -gap (bisection)
+        double lo = 0.0, hi = 2.0 * (A.boundingRadius() + B.boundingRadius());
+        for (int it = 0; it < 80; ++it) {
+            const double mid = 0.5 * (lo + hi);
+            const ContactResult c =
+                detectPairContact(A, Pose{Vec3::Zero(), qA}, B, Pose{mid * dir, qB}, nullptr, exactOnly);
+            (c.depth < -gap ? hi : lo) = mid;
+        }
+        const Vec3 xB = hi * dir;
+        const ContactResult exact0 =
+            detectPairContact(A, Pose{Vec3::Zero(), qA}, B, Pose{xB, qB}, nullptr, exactOnly);
+        if (exact0.status != ContactStatus::newton || exact0.contact) continue;
+        WarmStartEntry e;
+        e.normal = exact0.normal;
+        storePairReference(e, posed(Vec3::Zero(), qA), posed(xB, qB), exact0);
+        for (int m = 0; m < 10; ++m) {
+            const Vec3 xB1 = xB + 0.9 * tolerance * rMin * Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+            const Quat qB1 = rotationBy(Vec3(unit(rng), unit(rng), unit(rng)), 0.9 * tolerance) * qB;
+            ContactResult reused;
+            ASSERT_TRUE(reusePairReference(e, posed(Vec3::Zero(), qA), posed(xB1, qB1), tolerance, tolerance,
+                                           rMin, reused));
+            const ContactResult exact1 =
+                detectPairContact(A, Pose{Vec3::Zero(), qA}, B, Pose{xB1, qB1}, nullptr, exactOnly);
+            if (gap > 1e-4 * rMin) { // far beyond what the tolerance can close
+                ASSERT_FALSE(reused.contact) << "pair " << k;
+                ASSERT_FALSE(exact1.contact) << "pair " << k;
+            }
+            // the reused depth (or the bound standing for it) within the reuse error of the exact one
+            if (!reused.contact) ++answered;
+            EXPECT_NEAR(reused.depth, exact1.depth, 4.0 * tolerance * A.boundingRadius()) << "pair " << k;
+        }
+    }
+    EXPECT_GT(answered, 1000);
+}
+
 } // namespace
 } // namespace sef::dem
