@@ -589,10 +589,33 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
             c.j = d.j;
             c.law = d.isWall() ? &wallParameters : &pairParameters;
             c.impulse.setZero();
-            setUpContact(c, solverBodies, centres, d.point, d.normal,
-                         c.law->model == CollisionModel::Paper ||
-                             c.law->model == CollisionModel::Schwager ||
-                             c.law->model == CollisionModel::Coulomb);
+            WarmStartEntry& entry = warm.slot(activeSlot[k]);
+            // K of a carried contact: with the narrow-phase reference fixed,
+            // the arms turn with the smaller id's body (walls: the particle),
+            // so K is kept while that body has turned by less than the reuse
+            // tolerance (K then errs by ~1e-5 relative).
+            const std::size_t turning = d.isWall() || ids[d.i] < ids[d.j] ? static_cast<std::size_t>(d.i)
+                                                                           : static_cast<std::size_t>(d.j);
+            const Quat& orientation = bodies[turning].orientation;
+            const bool needsK = c.law->model != CollisionModel::Frictionless;
+            const bool keptK = needsK && entry.hasCompliance && settings.contactReuseTolerance > 0.0 &&
+                               4.0 * (entry.complianceOrientation.conjugate() * orientation).vec().squaredNorm() <=
+                                   settings.contactReuseTolerance * settings.contactReuseTolerance;
+            const bool needInverse = c.law->model == CollisionModel::Paper ||
+                                     c.law->model == CollisionModel::Schwager ||
+                                     c.law->model == CollisionModel::Coulomb;
+            if (keptK) {
+                setUpContact(c, solverBodies, centres, d.point, d.normal, needInverse, &entry.compliance,
+                             &entry.inverseCompliance);
+            } else {
+                setUpContact(c, solverBodies, centres, d.point, d.normal, needInverse);
+                if (needsK && !d.rim) {
+                    entry.hasCompliance = true;
+                    entry.complianceOrientation = orientation;
+                    entry.compliance = c.frame.compliance;
+                    entry.inverseCompliance = c.frame.inverseCompliance;
+                }
+            }
             const Vec3 u = relativeContactVelocity(solverBodies, c);
             const double approach = d.normal.dot(u);
             const bool resting = -approach <= restingSpeed;
@@ -600,7 +623,6 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
             // coulomb in a cluster: sticking target eps_t u_t of an impact
             c.targetTangentialVelocity =
                 resting ? Vec3(Vec3::Zero()) : Vec3(c.law->tangentialRestitution * (u - approach * d.normal));
-            WarmStartEntry& entry = warm.slot(activeSlot[k]);
             entry.resting = resting;
         }
         // Warm start only after every target was taken from the velocities

@@ -213,7 +213,7 @@ bool stagnates(std::vector<double>& history, double largestChange2, int window, 
 
 void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
                   const std::vector<Vec3>& centres, const Vec3& point, const Vec3& normal,
-                  bool needInverse) {
+                  bool needInverse, const Mat3* knownK, const Mat3* knownInverse) {
     const SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
     c.frame.normal = normal;
     c.arm1 = point - centres[static_cast<std::size_t>(c.i)];
@@ -235,6 +235,12 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
     c.frame.hasInverse = false;
     setUpRolling(c, bodies);
     if (c.law->model == CollisionModel::Frictionless) return; // K itself is not needed
+    c.frame.hasInverse = needInverse;
+    if (knownK && (knownInverse || !needInverse)) {
+        c.frame.compliance = *knownK;
+        if (needInverse) c.frame.inverseCompliance = *knownInverse;
+        return;
+    }
     // K = (1/m_1 + 1/m_2) 1 - [r_1]x I_1^-1 [r_1]x - [r_2]x I_2^-1 [r_2]x
     // (collision/ImpulseResolution.hpp), symmetric
     Symmetric3 K = armCompliance(c.arm1, b1.inverseInertia);

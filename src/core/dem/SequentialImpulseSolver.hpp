@@ -105,9 +105,14 @@ inline Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies, const
 
 // Fills arms, compliance (K^-1 when `needInverse`), angular terms and the
 // normal compliance from the bodies, the contact point and the normal.
+// With `knownK` (and `knownInverse` when needed) the compliance is taken
+// from there instead of computed: the caller vouches that it is still K for
+// these arms and inertias to its tolerance (an approximate K only changes
+// the rate of convergence: the sweeps meet the contact's law with the true
+// velocities).
 void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
                   const std::vector<Vec3>& centres, const Vec3& point, const Vec3& normal,
-                  bool needInverse);
+                  bool needInverse, const Mat3* knownK = nullptr, const Mat3* knownInverse = nullptr);
 
 // Adds the impulse dJ (on body 2) to the body velocities.
 inline void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c, const Vec3& dJ);

@@ -69,6 +69,14 @@ struct WarmStartEntry {
     double separation = 0.0;
     // Pairs: the depth of the exact answer at the reference (< 0: apart).
     double referenceDepth = 0.0;
+    // The contact's compliance K and K^-1 (solver set-up), valid while the
+    // reference is carried and the smaller id's body (walls: the particle)
+    // has turned by less than the reuse tolerance from
+    // complianceOrientation (DemEngine.cpp: with the reference, K is a
+    // function of that body's orientation only).
+    bool hasCompliance = false;
+    Quat complianceOrientation = Quat::Identity();
+    Mat3 compliance = Mat3::Zero(), inverseCompliance = Mat3::Zero();
 };
 
 // What the solver's warm start needs of an entry's previous substep.
