@@ -157,40 +157,58 @@ DemEngine::DemEngine(DemEngine&&) noexcept = default;
 DemEngine& DemEngine::operator=(DemEngine&&) noexcept = default;
 
 namespace {
-// The version digit changes with the layout of WarmStartEntry.
+// The version digit changes with the layout of the state: magic, entry
+// count, sizeof(WarmStartEntry), the entries, sizeof(KeptCompliance), one
+// kept compliance per entry.
 constexpr char stateMagic[8] = {'s', 'e', 'f', 'D', 'E', 'M', '2', '\0'};
+
+// Trivially copyable PODs of Eigen fixed-size types, written as bytes.
+template <class T>
+void writeRecords(std::ostream& os, const std::vector<T>& records) {
+    const std::uint64_t size = sizeof(T);
+    os.write(reinterpret_cast<const char*>(&size), sizeof size);
+    if (!records.empty())
+        os.write(reinterpret_cast<const char*>(records.data()),
+                 static_cast<std::streamsize>(records.size() * sizeof(T)));
+}
+
+template <class T>
+std::vector<T> readRecords(std::istream& is, std::uint64_t count) {
+    std::uint64_t size = 0;
+    is.read(reinterpret_cast<char*>(&size), sizeof size);
+    if (!is) throw std::runtime_error("DemEngine::readState: truncated state");
+    if (size != sizeof(T) || count > (std::uint64_t{1} << 40))
+        throw std::runtime_error("DemEngine::readState: state written by an incompatible build");
+    std::vector<T> records(count);
+    if (count) is.read(reinterpret_cast<char*>(records.data()), static_cast<std::streamsize>(count * size));
+    if (!is) throw std::runtime_error("DemEngine::readState: truncated state");
+    return records;
+}
 } // namespace
 
 void DemEngine::writeState(std::ostream& os) const {
     const std::vector<WarmStartEntry> entries = impl_->warm.entries();
-    const std::uint64_t count = entries.size(), size = sizeof(WarmStartEntry);
+    const std::uint64_t count = entries.size();
     os.write(stateMagic, sizeof stateMagic);
     os.write(reinterpret_cast<const char*>(&count), sizeof count);
-    os.write(reinterpret_cast<const char*>(&size), sizeof size);
-    if (count) // trivially copyable PODs of Eigen fixed-size types
-        os.write(reinterpret_cast<const char*>(entries.data()),
-                 static_cast<std::streamsize>(count * size));
+    writeRecords(os, entries);
+    writeRecords(os, impl_->warm.compliances());
     if (!os) throw std::runtime_error("DemEngine::writeState: write failed");
 }
 
 void DemEngine::readState(std::istream& is) {
     char magic[sizeof stateMagic] = {};
-    std::uint64_t count = 0, size = 0;
+    std::uint64_t count = 0;
     is.read(magic, sizeof magic);
     is.read(reinterpret_cast<char*>(&count), sizeof count);
-    is.read(reinterpret_cast<char*>(&size), sizeof size);
     if (is && std::memcmp(magic, stateMagic, 6) == 0 && magic[6] != stateMagic[6])
         throw std::runtime_error("DemEngine::readState: state written by another version of the "
                                  "engine (delete it to restart with cold contact warm starts)");
     if (!is || std::memcmp(magic, stateMagic, sizeof magic) != 0)
         throw std::runtime_error("DemEngine::readState: not a DEM engine state");
-    if (size != sizeof(WarmStartEntry) || count > (std::uint64_t{1} << 40))
-        throw std::runtime_error("DemEngine::readState: state written by an incompatible build");
-    std::vector<WarmStartEntry> entries(count);
-    if (count)
-        is.read(reinterpret_cast<char*>(entries.data()), static_cast<std::streamsize>(count * size));
-    if (!is) throw std::runtime_error("DemEngine::readState: truncated state");
-    impl_->warm.setEntries(std::move(entries));
+    std::vector<WarmStartEntry> entries = readRecords<WarmStartEntry>(is, count);
+    std::vector<KeptCompliance> compliances = readRecords<KeptCompliance>(is, count);
+    impl_->warm.setEntries(std::move(entries), std::move(compliances));
 }
 
 const EngineSettings& DemEngine::settings() const { return impl_->settings; }
@@ -598,22 +616,23 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
                                                                            : static_cast<std::size_t>(d.j);
             const Quat& orientation = bodies[turning].orientation;
             const bool needsK = c.law->model != CollisionModel::Frictionless;
-            const bool keptK = needsK && entry.hasCompliance && settings.contactReuseTolerance > 0.0 &&
-                               4.0 * (entry.complianceOrientation.conjugate() * orientation).vec().squaredNorm() <=
+            KeptCompliance& kept = warm.compliance(activeSlot[k]);
+            const bool keptK = needsK && kept.valid && settings.contactReuseTolerance > 0.0 &&
+                               4.0 * (kept.orientation.conjugate() * orientation).vec().squaredNorm() <=
                                    settings.contactReuseTolerance * settings.contactReuseTolerance;
             const bool needInverse = c.law->model == CollisionModel::Paper ||
                                      c.law->model == CollisionModel::Schwager ||
                                      c.law->model == CollisionModel::Coulomb;
             if (keptK) {
-                setUpContact(c, solverBodies, centres, d.point, d.normal, needInverse, &entry.compliance,
-                             &entry.inverseCompliance);
+                setUpContact(c, solverBodies, centres, d.point, d.normal, needInverse, &kept.compliance,
+                             &kept.inverseCompliance);
             } else {
                 setUpContact(c, solverBodies, centres, d.point, d.normal, needInverse);
                 if (needsK && !d.rim) {
-                    entry.hasCompliance = true;
-                    entry.complianceOrientation = orientation;
-                    entry.compliance = c.frame.compliance;
-                    entry.inverseCompliance = c.frame.inverseCompliance;
+                    kept.valid = true;
+                    kept.orientation = orientation;
+                    kept.compliance = c.frame.compliance;
+                    kept.inverseCompliance = c.frame.inverseCompliance;
                 }
             }
             const Vec3 u = relativeContactVelocity(solverBodies, c);

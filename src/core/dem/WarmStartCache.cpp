@@ -59,6 +59,7 @@ const WarmStartEntry* WarmStartCache::find(const ContactKey& key) const {
 
 int WarmStartCache::append(const WarmStartEntry& entry, bool indexed) {
     pool_.push_back(entry);
+    compliance_.emplace_back();
     recordedGeneration_.push_back(0);
     previousGeneration_.push_back(0);
     previousImpulse_.emplace_back();
@@ -96,8 +97,10 @@ int WarmStartCache::record(const WarmStartEntry& entry, const WarmStartEntry* pr
         p = append(entry, false); // recorded twice in this substep: the first stays indexed
     else if (p < 0)
         p = append(entry, true);
-    else
+    else {
         pool_[static_cast<std::size_t>(p)] = entry;
+        compliance_[static_cast<std::size_t>(p)].valid = false; // a new reference
+    }
     recordedGeneration_[static_cast<std::size_t>(p)] = generation_;
     recorded_.push_back(p);
     return static_cast<int>(recorded_.size()) - 1;
@@ -139,15 +142,19 @@ void WarmStartCache::commit() {
 
 void WarmStartCache::compact() {
     std::vector<WarmStartEntry> pool;
+    std::vector<KeptCompliance> compliance;
     std::vector<PreviousImpulse> impulses;
     pool.reserve(live_.size());
+    compliance.reserve(live_.size());
     impulses.reserve(live_.size());
     for (int p : live_) {
         pool.push_back(pool_[static_cast<std::size_t>(p)]);
+        compliance.push_back(compliance_[static_cast<std::size_t>(p)]);
         impulses.push_back(previousImpulse_[static_cast<std::size_t>(p)]);
     }
     const std::size_t n = pool.size();
     pool_.swap(pool);
+    compliance_.swap(compliance);
     previousImpulse_.swap(impulses);
     recordedGeneration_.assign(n, generation_ - 1);
     previousGeneration_.assign(n, generation_ - 1);
@@ -166,9 +173,18 @@ std::vector<WarmStartEntry> WarmStartCache::entries() const {
     return out;
 }
 
-void WarmStartCache::setEntries(std::vector<WarmStartEntry> entries) {
+std::vector<KeptCompliance> WarmStartCache::compliances() const {
+    std::vector<KeptCompliance> out;
+    out.reserve(live_.size());
+    for (int p : live_) out.push_back(compliance_[static_cast<std::size_t>(p)]);
+    return out;
+}
+
+void WarmStartCache::setEntries(std::vector<WarmStartEntry> entries, std::vector<KeptCompliance> compliances) {
     const std::size_t n = entries.size();
     pool_ = std::move(entries);
+    compliance_ = std::move(compliances);
+    compliance_.resize(n); // none given: none kept
     generation_ = 2; // the entries are those of substep 1
     recordedGeneration_.assign(n, 1);
     previousGeneration_.assign(n, 1);

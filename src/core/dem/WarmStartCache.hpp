@@ -69,13 +69,18 @@ struct WarmStartEntry {
     double separation = 0.0;
     // Pairs: the depth of the exact answer at the reference (< 0: apart).
     double referenceDepth = 0.0;
-    // The contact's compliance K and K^-1 (solver set-up), valid while the
-    // reference is carried and the smaller id's body (walls: the particle)
-    // has turned by less than the reuse tolerance from
-    // complianceOrientation (DemEngine.cpp: with the reference, K is a
-    // function of that body's orientation only).
-    bool hasCompliance = false;
-    Quat complianceOrientation = Quat::Identity();
+};
+
+// A contact's compliance K and K^-1 (solver set-up), kept beside its entry
+// while the narrow-phase reference is carried: valid while the smaller id's
+// body (walls: the particle) has turned by less than the reuse tolerance
+// from `orientation` (DemEngine.cpp: with the reference fixed, K is a
+// function of that body's orientation only). Beside the entries, not in
+// them: most entries are candidate pairs that never reach the solver, and
+// entry size is memory traffic in large systems.
+struct KeptCompliance {
+    bool valid = false;
+    Quat orientation = Quat::Identity();
     Mat3 compliance = Mat3::Zero(), inverseCompliance = Mat3::Zero();
 };
 
@@ -111,15 +116,20 @@ public:
         return previousGeneration_[p] == generation_ - 1 ? &previousImpulse_[p] : nullptr;
     }
     WarmStartEntry& slot(int s) { return pool_[static_cast<std::size_t>(recorded_[static_cast<std::size_t>(s)])]; }
+    // The kept compliance of slot s's contact (invalid for a new entry).
+    KeptCompliance& compliance(int s) {
+        return compliance_[static_cast<std::size_t>(recorded_[static_cast<std::size_t>(s)])];
+    }
     // The recorded entries become the ones `find` sees.
     void commit();
     void clear() { setEntries({}); }
     std::size_t size() const { return live_.size(); }
     // The entries `find` sees (in recording order), e.g. to save them for a
-    // restart.
+    // restart, and their kept compliances (same order).
     std::vector<WarmStartEntry> entries() const;
-    // Replaces them; for a restart.
-    void setEntries(std::vector<WarmStartEntry> entries);
+    std::vector<KeptCompliance> compliances() const;
+    // Replaces them; for a restart (compliances: empty, or one per entry).
+    void setEntries(std::vector<WarmStartEntry> entries, std::vector<KeptCompliance> compliances = {});
 
 private:
     int indexOf(const WarmStartEntry* e) const {
@@ -133,6 +143,7 @@ private:
     void compact();
 
     std::vector<WarmStartEntry> pool_;
+    std::vector<KeptCompliance> compliance_; // per pool entry
     std::vector<long> recordedGeneration_;  // per pool entry: the substep it was last recorded in
     std::vector<long> previousGeneration_;  // per pool entry: the substep of previousImpulse_
     std::vector<PreviousImpulse> previousImpulse_;
