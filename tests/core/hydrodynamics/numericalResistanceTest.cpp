@@ -80,8 +80,9 @@ static void expectEllipsoid(double a, double b, double c, int resolution, double
         EXPECT_NEAR(r.K[k], exact.K[k], relTol * exact.K[k]) << a << b << c << " K " << k;
         EXPECT_NEAR(r.Omega[k], exact.Omega[k], relTol * exact.Omega[k]) << a << b << c << " O " << k;
         EXPECT_NEAR(r.Pi[k], exact.Pi[k], relTol * exact.Omega[k]) << a << b << c << " Pi " << k;
-        if (std::abs(exact.Pi[k]) > 1e-9 * exact.Omega[k])
+        if (std::abs(exact.Pi[k]) > 1e-9 * exact.Omega[k]) {
             EXPECT_EQ(r.Pi[k] > 0, exact.Pi[k] > 0) << k;
+        }
     }
 }
 
