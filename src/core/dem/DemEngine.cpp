@@ -126,6 +126,7 @@ struct DemEngine::Impl {
     void addRimPoints(const ContactResult& r, const ContactKey& key, int i, int j, int face,
                       StepStatistics& stats);
     double resolveImpulses(double h, StepStatistics& stats);
+    void setUpKeepingCompliance(SolverContact& c, const DemContact& d, int slot);
     double removeOverlaps(double h);
     double finishSubstep(double h, StepStatistics& stats);
     double pushBack(std::size_t i, StepStatistics& stats);
@@ -625,34 +626,7 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
             c.j = d.j;
             c.law = d.isWall() ? &wallParameters : &pairParameters;
             c.impulse.setZero();
-            WarmStartEntry& entry = warm.slot(activeSlot[k]);
-            // K of a carried contact: with the narrow-phase reference fixed,
-            // the arms turn with the smaller id's body (walls: the particle),
-            // so K is kept while that body has turned by less than the reuse
-            // tolerance (K then errs by ~1e-5 relative).
-            const std::size_t turning = d.isWall() || ids[d.i] < ids[d.j] ? static_cast<std::size_t>(d.i)
-                                                                           : static_cast<std::size_t>(d.j);
-            const Quat& orientation = bodies[turning].orientation;
-            const bool needsK = c.law->model != CollisionModel::Frictionless;
-            KeptCompliance& kept = warm.compliance(activeSlot[k]);
-            const bool keptK = needsK && kept.valid && settings.contactReuseTolerance > 0.0 &&
-                               4.0 * (kept.orientation.conjugate() * orientation).vec().squaredNorm() <=
-                                   settings.contactReuseTolerance * settings.contactReuseTolerance;
-            const bool needInverse = c.law->model == CollisionModel::Paper ||
-                                     c.law->model == CollisionModel::Schwager ||
-                                     c.law->model == CollisionModel::Coulomb;
-            if (keptK) {
-                setUpContact(c, solverBodies, centres, d.point, d.normal, needInverse, &kept.compliance,
-                             &kept.inverseCompliance);
-            } else {
-                setUpContact(c, solverBodies, centres, d.point, d.normal, needInverse);
-                if (needsK && !d.rim) {
-                    kept.valid = true;
-                    kept.orientation = orientation;
-                    kept.compliance = c.frame.compliance;
-                    kept.inverseCompliance = c.frame.inverseCompliance;
-                }
-            }
+            setUpKeepingCompliance(c, d, activeSlot[k]);
             const Vec3 u = relativeContactVelocity(solverBodies, c);
             const double approach = d.normal.dot(u);
             const bool resting = -approach <= restingSpeed;
@@ -660,7 +634,7 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
             // coulomb in a cluster: sticking target eps_t u_t of an impact
             c.targetTangentialVelocity =
                 resting ? Vec3(Vec3::Zero()) : Vec3(c.law->tangentialRestitution * (u - approach * d.normal));
-            entry.resting = resting;
+            warm.slot(activeSlot[k]).resting = resting;
         }
         // Warm start only after every target was taken from the velocities
         // before any impulse of this substep.
@@ -709,6 +683,38 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
     }
     warm.commit();
     return kinetic;
+}
+
+// setUpContact for active contact d (warm-start slot `slot`), with the
+// compliance K of a carried contact kept: with the narrow-phase reference
+// fixed, the arms turn with the smaller id's body (walls: the particle), so
+// K and K^-1 are kept while that body has turned by less than the reuse
+// tolerance (K then errs by ~1e-5 relative; doc/dem.md).
+void DemEngine::Impl::setUpKeepingCompliance(SolverContact& c, const DemContact& d, int slot) {
+    const bool needInverse = c.law->model == CollisionModel::Paper ||
+                             c.law->model == CollisionModel::Schwager ||
+                             c.law->model == CollisionModel::Coulomb;
+    if (c.law->model == CollisionModel::Frictionless) { // no K at all
+        setUpContact(c, solverBodies, centres, d.point, d.normal, needInverse);
+        return;
+    }
+    const std::size_t turning = d.isWall() || ids[d.i] < ids[d.j] ? static_cast<std::size_t>(d.i)
+                                                                   : static_cast<std::size_t>(d.j);
+    const Quat& orientation = bodies[turning].orientation;
+    KeptCompliance& kept = warm.compliance(slot);
+    const double tolerance = settings.contactReuseTolerance;
+    if (kept.valid && tolerance > 0.0 &&
+        4.0 * (kept.orientation.conjugate() * orientation).vec().squaredNorm() <= tolerance * tolerance) {
+        setUpContact(c, solverBodies, centres, d.point, d.normal, needInverse, &kept.compliance,
+                     &kept.inverseCompliance);
+        return;
+    }
+    setUpContact(c, solverBodies, centres, d.point, d.normal, needInverse);
+    if (d.rim) return; // rim points are recorded afresh every substep
+    kept.valid = true;
+    kept.orientation = orientation;
+    kept.compliance = c.frame.compliance;
+    kept.inverseCompliance = c.frame.inverseCompliance;
 }
 
 // Returns the gravity potential change of the corrections.

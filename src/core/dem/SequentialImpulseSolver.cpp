@@ -253,7 +253,6 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
     K.zz += inverseMass;
     store(K, c.frame.compliance);
     // K^-1 once per substep: the law is evaluated in every sweep
-    c.frame.hasInverse = needInverse;
     if (needInverse) store(symmetricInverse(K), c.frame.inverseCompliance);
 }
 
