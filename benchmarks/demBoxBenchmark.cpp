@@ -56,6 +56,7 @@ Bed makeBed(long count, double footprint, const std::string& model) {
     s.pair.friction = s.wall.friction = 0.3;
     s.pair.tangentialRestitution = s.wall.tangentialRestitution = 0.0;
     s.gravity = Vec3(0, 0, -9.81);
+    s.reorderParticles = true; // as superellipsoidDEMFoam
     bed.engine = std::make_unique<DemEngine>(
         boxWalls(Vec3::Zero(), Vec3(footprint, footprint, (layers + 2) * spacing)), s);
     return bed;

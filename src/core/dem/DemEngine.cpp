@@ -20,7 +20,9 @@
 //      resting contacts detected from substep to substep). A position
 //      projection: it never changes a velocity, and, being accumulated, it
 //      takes back what it over-corrected (no lifting of particles that then
-//      fall back and feed kinetic energy);
+//      fall back and feed kinetic energy). In the code 6 comes before 5 (both
+//      are translations and 6 works on depths linearised in 5, so the order
+//      does not matter), and 5, 7, 8, 9 are one pass over the bodies;
 //   7. half kick: v += (g + F/m) h/2 (free flight is exact to round-off for
 //      a constant force);
 //   8. push-back: a centre that left the domain through a face during the
@@ -84,7 +86,7 @@ struct DemEngine::Impl {
     std::vector<int> typeOf;
     std::vector<std::int64_t> ids;
     std::vector<double> radius, diameter;
-    std::vector<Vec3> force, torque, start, centres, shift;
+    std::vector<Vec3> force, torque, centres, shift; // centres: at the start of the substep
     std::vector<double> excess, correction;
     std::vector<PairPose> poses; // of the bodies at detection (rotation matrix once per substep)
     std::vector<DemContact> contacts, wallContacts, active;
@@ -103,6 +105,7 @@ struct DemEngine::Impl {
     };
     std::vector<WallResult> wallResults;
     std::vector<int> faceQueries, laterQueries; // positions in nearFaces, in query order
+    std::vector<int> facePlaces;               // warm-start place of each near face (-1: none)
     std::vector<int> claimedPlanes;      // planes with a face contact of the particle
     NearFaceCache faceCache;                  // wall faces near each particle, cached
     VerletPairList candidates;                // broad phase, cached between substeps
@@ -117,11 +120,12 @@ struct DemEngine::Impl {
     std::vector<std::size_t> fromSlot;        // slot of body k in the last step's order
     std::vector<std::pair<std::uint64_t, std::size_t>> orderKeys;
     std::vector<std::uint64_t> cellKey;       // grid cell of particle i (computeOrder)
+    bool spatiallySorted = false;             // order is the spatial one (computeOrder)
 
     void computeOrder(const ParticleSystem& ps);
     void substep(double h, StepStatistics& stats);
     void halfKick(std::size_t i, double h);
-    void drift(double h);
+    void drift(std::size_t i, double h);
     void detect(StepStatistics& stats);
     void addRimPoints(const ContactResult& r, const ContactKey& key, int i, int j, int face,
                       StepStatistics& stats);
@@ -258,9 +262,11 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
     // Read the particle arrays in their own order and write each body to its
     // place (bodyOf, the inverse of order): scattered stores wait on nothing,
     // scattered loads from ten arrays did (1e5 falling particles: a third of
-    // the step's own time, perf).
+    // the step's own time, perf). With reorderParticles both orders are
+    // nearly the same and this streams.
     m.bodyOf.resize(n);
     for (std::size_t k = 0; k < n; ++k) m.bodyOf[m.order[k]] = k;
+    m.accelerationScale = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
         const std::size_t k = m.bodyOf[i];
         const ParticleType& type = ps.types.at(static_cast<std::size_t>(ps.type[i]));
@@ -275,30 +281,36 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
         m.ids[k] = ps.id[i];
         m.radius[k] = type.boundingRadius;
         m.diameter[k] = typeDiameter[static_cast<std::size_t>(ps.type[i])];
-        m.force[k] = ps.externalForce[i];
+        const Vec3& f = m.force[k] = ps.externalForce[i];
         m.torque[k] = ps.externalTorque[i];
-        if (!m.force[k].allFinite() || !m.torque[k].allFinite())
+        if (!f.allFinite() || !m.torque[k].allFinite())
             throw std::runtime_error("DEM step: external force or torque of particle id " +
                                      std::to_string(ps.id[i]) + " is not finite");
+        m.accelerationScale = std::max(m.accelerationScale, (m.settings.gravity + f / type.mass).norm());
     }
     m.checkFinite("at the start of the step");
-    m.accelerationScale = 0.0;
-    for (std::size_t i = 0; i < n; ++i)
-        m.accelerationScale =
-            std::max(m.accelerationScale, (m.settings.gravity + m.force[i] / m.bodies[i].mass).norm());
 
     StepStatistics stats;
     const double h = dt / nSubcycles;
     for (int s = 0; s < nSubcycles; ++s) m.substep(h, stats);
 
+    const bool reorder = m.settings.reorderParticles && m.spatiallySorted;
     for (std::size_t k = 0; k < n; ++k) {
         const RigidBodyState& b = m.bodies[k];
-        const std::size_t i = m.order[k];
+        const std::size_t i = reorder ? k : m.order[k];
         ps.position[i] = b.position;
         ps.orientation[i] = b.orientation;
         ps.velocity[i] = b.velocity;
         ps.angularVelocity[i] = b.angularVelocity;
         stats.kineticEnergy += b.kineticEnergy();
+    }
+    if (reorder) {
+        // the rest of the particle arrays in body order; body k is particle k
+        ps.type = m.typeOf;
+        ps.id = m.ids;
+        ps.externalForce = m.force;
+        ps.externalTorque = m.torque;
+        for (std::size_t k = 0; k < n; ++k) m.order[k] = m.bodyOf[k] = k;
     }
     m.system = nullptr;
     return stats;
@@ -320,7 +332,8 @@ void DemEngine::Impl::computeOrder(const ParticleSystem& ps) {
         for (std::size_t i = 0; i < n; ++i) order[i] = i;
     }
     const long threshold = settings.spatialSortThreshold;
-    if (threshold <= 0 || n < static_cast<std::size_t>(threshold)) {
+    spatiallySorted = !(threshold <= 0 || n < static_cast<std::size_t>(threshold));
+    if (!spatiallySorted) {
         for (std::size_t i = 0; i < n; ++i) order[i] = i;
         return;
     }
@@ -372,22 +385,28 @@ void DemEngine::Impl::substep(double h, StepStatistics& stats) {
     restingSpeed = settings.restingSpeed >= 0.0 ? settings.restingSpeed : 4.0 * accelerationScale * h;
     // One pass over the bodies for the start of the substep (in a large
     // system each pass over every body's memory costs about as much as the
-    // work in it): remember the start, half kick, check the velocity.
+    // work in it): half kick, check the velocity, and the centres and poses
+    // of the detection (also the start of the substep, for push-back).
     // Positions and orientations were checked at the end of the last
     // substep (or the start of the step).
-    start.resize(bodies.size());
+    const std::size_t n = bodies.size();
+    centres.resize(n);
+    poses.resize(n);
     bool finite = true;
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
-        start[i] = bodies[i].position;
+    for (std::size_t i = 0; i < n; ++i) {
         halfKick(i, h);
-        finite = finite && bodies[i].velocity.allFinite();
+        RigidBodyState& b = bodies[i];
+        finite = finite && b.velocity.allFinite();
+        centres[i] = b.position;
+        poses[i] = PairPose{b.position, b.orientation.toRotationMatrix(), b.orientation};
     }
     if (!finite) checkFinite("after integration"); // names the particle
     detect(stats);
     stats.impulseEnergyChange += resolveImpulses(h, stats);
-    drift(h);
+    // Overlap removal works on the depths linearised in the drift, so its
+    // shifts go on before the drift itself, which is done with the second
+    // half kick, push-back and the check in one pass.
     double potential = removeOverlaps(h);
-    // the second half kick, push-back and the check in one pass
     potential += finishSubstep(h, stats);
     stats.projectionPotentialChange += potential;
 }
@@ -396,15 +415,12 @@ void DemEngine::Impl::halfKick(std::size_t i, double h) {
     bodies[i].velocity += (0.5 * h) * (settings.gravity + force[i] / bodies[i].mass);
 }
 
-void DemEngine::Impl::drift(double h) {
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
-        RigidBodyState& b = bodies[i];
-        b.position += h * b.velocity;
-        // Rotation: Euler's equations by the kinematics module (paper 001,
-        // eqs. 13-16); a body at rest without torque stays as it is.
-        if (!b.angularVelocity.isZero(0.0) || !torque[i].isZero(0.0))
-            advanceRotation(b, torque[i], h);
-    }
+void DemEngine::Impl::drift(std::size_t i, double h) {
+    RigidBodyState& b = bodies[i];
+    b.position += h * b.velocity;
+    // Rotation: Euler's equations by the kinematics module (paper 001,
+    // eqs. 13-16); a body at rest without torque stays as it is.
+    if (!b.angularVelocity.isZero(0.0) || !torque[i].isZero(0.0)) advanceRotation(b, torque[i], h);
 }
 
 void DemEngine::Impl::detect(StepStatistics& stats) {
@@ -412,13 +428,9 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
     const std::size_t n = bodies.size();
     contacts.clear();
 
-    // Pairs: cell grid of bounding spheres, then the narrow phase.
-    centres.resize(n);
-    for (std::size_t i = 0; i < n; ++i) centres[i] = bodies[i].position;
+    // Pairs: cell grid of bounding spheres, then the narrow phase (centres
+    // and poses: substep()).
     contactSlot.clear();
-    poses.resize(n);
-    for (std::size_t i = 0; i < n; ++i)
-        poses[i] = PairPose{bodies[i].position, bodies[i].orientation.toRotationMatrix(), bodies[i].orientation};
     candidates.forEachCandidatePair(centres, radius, ids, [&](int i, int j) {
         ++stats.candidatePairs;
         const bool ordered = ids[i] < ids[j];
@@ -492,8 +504,10 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
         wallResults.clear();
         faceQueries.clear();
         laterQueries.clear();
+        facePlaces.clear();
         for (std::size_t k = 0; k < nearFaces.size(); ++k) {
             const WarmStartEntry* e = warm.find(ContactKey::wall(ids[i], nearFaces[k]));
+            facePlaces.push_back(warm.placeOf(e));
             (e && e->hasReference ? faceQueries : laterQueries).push_back(static_cast<int>(k));
         }
         faceQueries.insert(faceQueries.end(), laterQueries.begin(), laterQueries.end());
@@ -507,8 +521,8 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
                 std::find(claimedPlanes.begin(), claimedPlanes.end(), walls.planeOf(face)) != claimedPlanes.end())
                 continue;
             const ContactKey key = ContactKey::wall(ids[i], f);
-            // (looked up again: a record may move the cache's entries)
-            const WarmStartEntry* e = warm.find(key);
+            // (by its place: a record may move the cache's entries)
+            const WarmStartEntry* e = warm.atPlace(facePlaces[static_cast<std::size_t>(position)]);
             ContactResult r;
             int slot;
             if (e && settings.contactReuseTolerance > 0.0 &&
@@ -766,12 +780,13 @@ double DemEngine::Impl::removeOverlaps(double h) {
     return potential;
 }
 
-// The end of a substep for every body, in one pass: the second half kick,
-// push-back, the finiteness check. Returns the gravity potential change of
-// the push-backs.
+// The end of a substep for every body, in one pass: the drift, the second
+// half kick, push-back, the finiteness check. Returns the gravity potential
+// change of the push-backs.
 double DemEngine::Impl::finishSubstep(double h, StepStatistics& stats) {
     double potential = 0.0;
     for (std::size_t i = 0; i < bodies.size(); ++i) {
+        drift(i, h);
         halfKick(i, h);
         if (!walls.empty()) potential += pushBack(i, stats);
         if (!finiteState(bodies[i])) throwNonFinite(i, "after the collision stage");
@@ -784,9 +799,9 @@ double DemEngine::Impl::finishSubstep(double h, StepStatistics& stats) {
 double DemEngine::Impl::pushBack(std::size_t i, StepStatistics& stats) {
     RigidBodyState& b = bodies[i];
     nearFaces.clear();
-    faceCache.facesNear(walls, i, ids[i], radius[i], 0.5 * (start[i] + b.position),
-                        0.5 * (b.position - start[i]).norm(), nearFaces);
-    const WallSet::Crossing crossing = walls.firstOutwardCrossing(start[i], b.position, nearFaces);
+    faceCache.facesNear(walls, i, ids[i], radius[i], 0.5 * (centres[i] + b.position),
+                        0.5 * (b.position - centres[i]).norm(), nearFaces);
+    const WallSet::Crossing crossing = walls.firstOutwardCrossing(centres[i], b.position, nearFaces);
     if (crossing.face < 0) return 0.0;
     ++stats.pushedBack;
     const Vec3& n = walls.outwardNormalOf(crossing.face);
@@ -796,7 +811,7 @@ double DemEngine::Impl::pushBack(std::size_t i, StepStatistics& stats) {
     const double reach = system->types[typeOf[i]].shape.supportValue(nBody);
     Vec3 back = crossing.point - reach * n;
     // Fallback for tight corners: the start of the substep was inside.
-    if (walls.firstOutwardCrossing(start[i], back).face >= 0) back = start[i];
+    if (walls.firstOutwardCrossing(centres[i], back).face >= 0) back = centres[i];
     const double potential = potentialChange(i, back - b.position);
     b.position = back;
     const double outward = b.velocity.dot(n);

@@ -68,6 +68,13 @@ struct EngineSettings {
     // (grid-cell) order for memory locality; smaller ones in particle order.
     // 0: never sort.
     long spatialSortThreshold = 4096;
+    // Leave the particles of a spatially sorted system (above) in that order
+    // at the end of each step: particle k of the system is then body k of the
+    // engine, and the next step's gather and scatter stream through memory
+    // instead of jumping (1e5 falling particles: benchmarks/README.md). Ids
+    // are unchanged; only for callers that keep no data of their own by
+    // particle index (superellipsoidDEMFoam does not).
+    bool reorderParticles = false;
     // Flat-face contacts also constrain the approach velocity at the rim
     // points of their overlap patch (contact/ContactPatch.hpp), so a block
     // resting on a face cannot rock on its patch centroid for ever. Not with

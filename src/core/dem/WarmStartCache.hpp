@@ -10,7 +10,10 @@
 // its ~5000 entries (320 bytes each) every substep; copying them into a new
 // table and re-indexing it was ~10 % of the step (benchmarks/README.md).
 // An open-addressing table (linear probing, at most half full) maps keys to
-// pool indices; entries not recorded in a substep are dead and are dropped
+// pool indices, each with 32 other bits of its key's hash: a probe compares
+// those before it reads an entry (in a large system the pool is far larger
+// than the caches, and a lookup for a new contact probed past entries of
+// other keys, one cache miss each); entries not recorded in a substep are dead and are dropped
 // when they outnumber the live ones (the pool is then rebuilt in recording
 // order, which is also the order of the next substep's lookups). The
 // previous substep's impulse of each entry is kept beside it (previous()).
@@ -95,6 +98,13 @@ public:
     // Entry of the previous substep, or nullptr. Valid until the next
     // record or commit.
     const WarmStartEntry* find(const ContactKey& key) const;
+    // The pool place of an entry from find (-1 for nullptr), and back: the
+    // place stays valid until the next commit, the pointer only until the
+    // next record (which may move the pool).
+    int placeOf(const WarmStartEntry* e) const { return indexOf(e); }
+    const WarmStartEntry* atPlace(int p) const {
+        return p >= 0 ? &pool_[static_cast<std::size_t>(p)] : nullptr;
+    }
     // Adds an entry for the substep being built; returns its slot.
     int record(const WarmStartEntry& entry) {
         // the last find usually looked this key up
@@ -139,6 +149,7 @@ private:
     int lookup(const ContactKey& key) const; // pool index in the table, -1: none
     int append(const WarmStartEntry& entry, bool indexed);
     void insert(int p);
+    void place(int p); // into a free slot of the table
     void rebuildTable();
     void compact();
 
@@ -148,11 +159,16 @@ private:
     std::vector<long> previousGeneration_;  // per pool entry: the substep of previousImpulse_
     std::vector<PreviousImpulse> previousImpulse_;
     std::vector<char> indexed_;             // in the table (a key recorded twice in one substep: the second is not)
-    std::vector<int> table_;                // pool index per slot, -1: empty; size a power of 2
+    struct TableSlot {
+        int pool = -1;          // pool index, -1: empty
+        std::uint32_t tag = 0;  // bits of the key's hash (lookup)
+    };
+    std::vector<TableSlot> table_;          // size a power of 2
     std::vector<int> recorded_;             // pool index per slot of the substep being built
     std::vector<int> live_;                 // the same of the last committed substep
+    std::vector<int> livePosition_;         // per pool entry: its place in live_ (if live)
     long generation_ = 1;                   // the substep being built
-    mutable std::size_t cursor_ = 0;        // lookup hint: the entry after the last one found
+    mutable std::size_t cursor_ = 0;        // lookup hint: the place in live_ after the last one found
     mutable int lastFound_ = -1;            // pool index of the last find, -1: none
 };
 

@@ -215,6 +215,9 @@ Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
         coll.lookupOrDefault<label>("sweepStagnationWindow", defaults.sweepStagnationWindow);
     if (props.engine.sweepStagnationWindow < 0)
         badEntry(coll, "sweepStagnationWindow", "must be >= 0 (0: off)");
+    // The solver keeps nothing by particle index: large systems may stay
+    // in the engine's spatial order (faster; ids are what identify them).
+    props.engine.reorderParticles = true;
 
     return props;
 }
