@@ -106,6 +106,7 @@ struct DemEngine::Impl {
     std::vector<WallResult> wallResults;
     std::vector<int> faceQueries, laterQueries; // positions in nearFaces, in query order
     std::vector<int> facePlaces;               // warm-start place of each near face (-1: none)
+    std::vector<char> nearWall;               // a face within the bounding sphere at detection
     std::vector<int> claimedPlanes;      // planes with a face contact of the particle
     NearFaceCache faceCache;                  // wall faces near each particle, cached
     VerletPairList candidates;                // broad phase, cached between substeps
@@ -123,7 +124,8 @@ struct DemEngine::Impl {
     bool spatiallySorted = false;             // order is the spatial one (computeOrder)
 
     void computeOrder(const ParticleSystem& ps);
-    void substep(double h, StepStatistics& stats);
+    void substep(double h, StepStatistics& stats, bool begun);
+    bool beginBody(std::size_t i, double h);
     void halfKick(std::size_t i, double h);
     void drift(std::size_t i, double h);
     void detect(StepStatistics& stats);
@@ -264,9 +266,14 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
     // scattered loads from ten arrays did (1e5 falling particles: a third of
     // the step's own time, perf). With reorderParticles both orders are
     // nearly the same and this streams.
+    // The same pass begins the first substep (Impl::beginBody).
     m.bodyOf.resize(n);
     for (std::size_t k = 0; k < n; ++k) m.bodyOf[m.order[k]] = k;
+    m.centres.resize(n);
+    m.poses.resize(n);
+    const double h = dt / nSubcycles;
     m.accelerationScale = 0.0;
+    bool finite = true;
     for (std::size_t i = 0; i < n; ++i) {
         const std::size_t k = m.bodyOf[i];
         const ParticleType& type = ps.types.at(static_cast<std::size_t>(ps.type[i]));
@@ -277,6 +284,10 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
         b.angularVelocity = ps.angularVelocity[i];
         b.mass = type.mass;
         b.principalInertia = type.principalInertia;
+        if (!finiteState(b))
+            throw std::runtime_error("DEM step: particle id " + std::to_string(ps.id[i]) +
+                                     " has a non-finite position, orientation, velocity or angular "
+                                     "velocity at the start of the step");
         m.typeOf[k] = ps.type[i];
         m.ids[k] = ps.id[i];
         m.radius[k] = type.boundingRadius;
@@ -287,12 +298,12 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
             throw std::runtime_error("DEM step: external force or torque of particle id " +
                                      std::to_string(ps.id[i]) + " is not finite");
         m.accelerationScale = std::max(m.accelerationScale, (m.settings.gravity + f / type.mass).norm());
+        finite = m.beginBody(k, h) && finite;
     }
-    m.checkFinite("at the start of the step");
+    if (!finite) m.checkFinite("after integration"); // names the particle
 
     StepStatistics stats;
-    const double h = dt / nSubcycles;
-    for (int s = 0; s < nSubcycles; ++s) m.substep(h, stats);
+    for (int s = 0; s < nSubcycles; ++s) m.substep(h, stats, s == 0);
 
     const bool reorder = m.settings.reorderParticles && m.spatiallySorted;
     for (std::size_t k = 0; k < n; ++k) {
@@ -306,10 +317,11 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
     }
     if (reorder) {
         // the rest of the particle arrays in body order; body k is particle k
-        ps.type = m.typeOf;
-        ps.id = m.ids;
-        ps.externalForce = m.force;
-        ps.externalTorque = m.torque;
+        // (swapped: the engine's copies are rewritten by the next gather)
+        ps.type.swap(m.typeOf);
+        ps.id.swap(m.ids);
+        ps.externalForce.swap(m.force);
+        ps.externalTorque.swap(m.torque);
         for (std::size_t k = 0; k < n; ++k) m.order[k] = m.bodyOf[k] = k;
     }
     m.system = nullptr;
@@ -381,26 +393,19 @@ void DemEngine::Impl::computeOrder(const ParticleSystem& ps) {
     for (std::size_t k = 0; k < n; ++k) order[k] = orderKeys[k].second;
 }
 
-void DemEngine::Impl::substep(double h, StepStatistics& stats) {
+// begun: the bodies' part of the substep's start (beginBody) is done (the
+// first substep of a step: by the gather).
+void DemEngine::Impl::substep(double h, StepStatistics& stats, bool begun) {
     restingSpeed = settings.restingSpeed >= 0.0 ? settings.restingSpeed : 4.0 * accelerationScale * h;
     // One pass over the bodies for the start of the substep (in a large
     // system each pass over every body's memory costs about as much as the
-    // work in it): half kick, check the velocity, and the centres and poses
-    // of the detection (also the start of the substep, for push-back).
-    // Positions and orientations were checked at the end of the last
-    // substep (or the start of the step).
-    const std::size_t n = bodies.size();
-    centres.resize(n);
-    poses.resize(n);
-    bool finite = true;
-    for (std::size_t i = 0; i < n; ++i) {
-        halfKick(i, h);
-        RigidBodyState& b = bodies[i];
-        finite = finite && b.velocity.allFinite();
-        centres[i] = b.position;
-        poses[i] = PairPose{b.position, b.orientation.toRotationMatrix(), b.orientation};
+    // work in it). Positions and orientations were checked at the end of the
+    // last substep (or the start of the step).
+    if (!begun) {
+        bool finite = true;
+        for (std::size_t i = 0; i < bodies.size(); ++i) finite = beginBody(i, h) && finite;
+        if (!finite) checkFinite("after integration"); // names the particle
     }
-    if (!finite) checkFinite("after integration"); // names the particle
     detect(stats);
     stats.impulseEnergyChange += resolveImpulses(h, stats);
     // Overlap removal works on the depths linearised in the drift, so its
@@ -409,6 +414,17 @@ void DemEngine::Impl::substep(double h, StepStatistics& stats) {
     double potential = removeOverlaps(h);
     potential += finishSubstep(h, stats);
     stats.projectionPotentialChange += potential;
+}
+
+// The start of a substep for body i: half kick, and the centre and pose of
+// the detection (the centre is also the start of the substep, for
+// push-back). Returns whether the velocity is still finite.
+bool DemEngine::Impl::beginBody(std::size_t i, double h) {
+    halfKick(i, h);
+    const RigidBodyState& b = bodies[i];
+    centres[i] = b.position;
+    poses[i] = PairPose{b.position, b.orientation.toRotationMatrix(), b.orientation};
+    return b.velocity.allFinite();
 }
 
 void DemEngine::Impl::halfKick(std::size_t i, double h) {
@@ -497,9 +513,11 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
     // (WallSet::interiorFace) of a plane that has given a face contact is
     // skipped: its answer is "no contact" without asking. Contacts are then
     // taken in face order, as if every face had been queried.
+    nearWall.resize(n);
     for (std::size_t i = 0; i < n && !walls.empty(); ++i) {
         nearFaces.clear();
         faceCache.facesNear(walls, i, ids[i], radius[i], bodies[i].position, radius[i], nearFaces);
+        nearWall[i] = !nearFaces.empty();
         if (nearFaces.empty()) continue;
         wallResults.clear();
         faceQueries.clear();
@@ -788,7 +806,12 @@ double DemEngine::Impl::finishSubstep(double h, StepStatistics& stats) {
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         drift(i, h);
         halfKick(i, h);
-        if (!walls.empty()) potential += pushBack(i, stats);
+        // A centre that moved by at most its bounding radius stayed inside
+        // the bounding sphere of the detection (its segment too); with no
+        // face within that sphere it crossed none.
+        const bool mayHaveCrossed =
+            nearWall[i] || (bodies[i].position - centres[i]).squaredNorm() > radius[i] * radius[i];
+        if (!walls.empty() && mayHaveCrossed) potential += pushBack(i, stats);
         if (!finiteState(bodies[i])) throwNonFinite(i, "after the collision stage");
     }
     return potential;

@@ -29,7 +29,7 @@ void NearFaceCache::permute(const std::vector<std::size_t>& fromSlot) {
     if (entries_.size() < fromSlot.size()) entries_.resize(fromSlot.size());
     scratch_.resize(fromSlot.size());
     for (std::size_t k = 0; k < fromSlot.size(); ++k) scratch_[k] = std::move(entries_[fromSlot[k]]);
-    for (std::size_t k = 0; k < fromSlot.size(); ++k) entries_[k] = std::move(scratch_[k]);
+    entries_.swap(scratch_); // (entries past fromSlot.size() are dropped)
 }
 
 } // namespace sef::dem
