@@ -516,7 +516,11 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
     nearWall.resize(n);
     for (std::size_t i = 0; i < n && !walls.empty(); ++i) {
         nearFaces.clear();
-        faceCache.facesNear(walls, i, ids[i], radius[i], bodies[i].position, radius[i], nearFaces);
+        if (walls.noFaceWithin(centres[i], radius[i])) { // (most bodies)
+            nearWall[i] = 0;
+            continue;
+        }
+        faceCache.facesNear(walls, i, ids[i], radius[i], centres[i], radius[i], nearFaces);
         nearWall[i] = !nearFaces.empty();
         if (nearFaces.empty()) continue;
         wallResults.clear();
@@ -530,7 +534,7 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
         }
         faceQueries.insert(faceQueries.end(), laterQueries.begin(), laterQueries.end());
         claimedPlanes.clear();
-        const Pose pose{bodies[i].position, bodies[i].orientation};
+        const Pose pose{poses[i].position, poses[i].orientation};
         const PairPose& particlePose = poses[i];
         for (const int position : faceQueries) {
             const int f = nearFaces[static_cast<std::size_t>(position)];

@@ -7,8 +7,19 @@ namespace sef::dem {
 void NearFaceCache::facesNear(const WallSet& walls, std::size_t particle, std::int64_t identity,
                               double particleRadius, const Vec3& centre, double radius,
                               std::vector<int>& out) {
-    if (particle >= entries_.size()) entries_.resize(particle + 1);
-    Entry& e = entries_[particle];
+    if (particle >= entryOfSlot_.size()) entryOfSlot_.resize(particle + 1, -1);
+    int& handle = entryOfSlot_[particle];
+    if (handle < 0) {
+        if (freeEntries_.empty()) {
+            handle = static_cast<int>(entries_.size());
+            entries_.emplace_back();
+        } else {
+            handle = freeEntries_.back();
+            freeEntries_.pop_back();
+            entries_[static_cast<std::size_t>(handle)].valid = false;
+        }
+    }
+    Entry& e = entries_[static_cast<std::size_t>(handle)];
     // inside the wider sphere, with a relative slack for the round-off of the test
     const bool covered = e.valid && e.identity == identity &&
                          (centre - e.centre).norm() + radius <= e.reach * (1.0 - 1e-12);
@@ -26,10 +37,13 @@ void NearFaceCache::facesNear(const WallSet& walls, std::size_t particle, std::i
 }
 
 void NearFaceCache::permute(const std::vector<std::size_t>& fromSlot) {
-    if (entries_.size() < fromSlot.size()) entries_.resize(fromSlot.size());
+    if (entryOfSlot_.size() < fromSlot.size()) entryOfSlot_.resize(fromSlot.size(), -1);
     scratch_.resize(fromSlot.size());
-    for (std::size_t k = 0; k < fromSlot.size(); ++k) scratch_[k] = std::move(entries_[fromSlot[k]]);
-    entries_.swap(scratch_); // (entries past fromSlot.size() are dropped)
+    for (std::size_t k = 0; k < fromSlot.size(); ++k) scratch_[k] = entryOfSlot_[fromSlot[k]];
+    // slots past fromSlot.size() are gone: their entries are free again
+    for (std::size_t k = fromSlot.size(); k < entryOfSlot_.size(); ++k)
+        if (entryOfSlot_[k] >= 0) freeEntries_.push_back(entryOfSlot_[k]);
+    entryOfSlot_.swap(scratch_);
 }
 
 } // namespace sef::dem

@@ -160,6 +160,51 @@ WallSet::WallSet(std::vector<WallFace> input) {
     std::vector<int> fill(cellStart_.begin(), cellStart_.end() - 1);
     for (std::size_t f = 0; f < faces_.size(); ++f)
         forCells(f, [&](std::size_t c) { cellFaces_[fill[c]++] = static_cast<int>(f); });
+    computeClearance();
+}
+
+// Breadth-first from the cells that hold faces over the 26 neighbours of
+// each cell: the Chebyshev distance in cells (capped at 255).
+void WallSet::computeClearance() {
+    const std::size_t nCells = cellStart_.size() - 1;
+    clearance_.assign(nCells, 255);
+    std::vector<int> front, next;
+    for (std::size_t c = 0; c < nCells; ++c)
+        if (cellStart_[c + 1] > cellStart_[c]) {
+            clearance_[c] = 0;
+            front.push_back(static_cast<int>(c));
+        }
+    const int nx = dims_[0], ny = dims_[1], nz = dims_[2];
+    for (int distance = 1; distance < 255 && !front.empty(); ++distance) {
+        next.clear();
+        for (const int c : front) {
+            const int i = c % nx, j = (c / nx) % ny, k = c / (nx * ny);
+            for (int dk = -1; dk <= 1; ++dk)
+                for (int dj = -1; dj <= 1; ++dj)
+                    for (int di = -1; di <= 1; ++di) {
+                        const int a = i + di, b = j + dj, e = k + dk;
+                        if (a < 0 || b < 0 || e < 0 || a >= nx || b >= ny || e >= nz) continue;
+                        const std::size_t q = (static_cast<std::size_t>(e) * ny + b) * nx + a;
+                        if (clearance_[q] != 255) continue;
+                        clearance_[q] = static_cast<std::uint8_t>(distance);
+                        next.push_back(static_cast<int>(q));
+                    }
+        }
+        front.swap(next);
+    }
+}
+
+bool WallSet::noFaceWithin(const Vec3& centre, double radius) const {
+    if (faces_.empty()) return true;
+    // A face within radius has its (padded) box in a cell of the query box,
+    // at most ceil(radius / cell size) cells from the centre's cell in every
+    // direction (floor(a) - floor(a - b) <= ceil(b); clamping to the grid
+    // only brings cells closer).
+    const double reach = std::ceil(radius / cellSize_);
+    if (!(reach < 255.0)) return false;
+    const auto c = cellOf(centre);
+    const std::size_t cell = (static_cast<std::size_t>(c[2]) * dims_[1] + c[1]) * dims_[0] + c[0];
+    return clearance_[cell] > static_cast<int>(reach);
 }
 
 void WallSet::indexPlanes() {

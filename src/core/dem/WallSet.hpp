@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace sef::dem {
@@ -53,6 +54,11 @@ public:
     // Appends to `out` the indices (ascending, unique) of faces whose polygon
     // comes within `radius` of `centre` (exact point-polygon distance).
     void facesNear(const Vec3& centre, double radius, std::vector<int>& out) const;
+    // True only if no face comes within `radius` of `centre` (then facesNear
+    // finds none), from one cell's distance to the nearest face-holding cell:
+    // most particles are far from every wall, and this answers them without
+    // touching per-particle data. False answers nothing.
+    bool noFaceWithin(const Vec3& centre, double radius) const;
     // True if face f comes within `radius` of `centre` (the exact test of facesNear).
     bool faceWithin(std::size_t f, const Vec3& centre, double radius) const {
         // Exact cheap rejections first (the plane and the face's bounding box
@@ -98,6 +104,7 @@ public:
     }
 
     // Bounding box of all faces.
+    double cellSize() const { return cellSize_; } // of the face index
     const Vec3& lower() const { return lower_; }
     const Vec3& upper() const { return upper_; }
 
@@ -105,6 +112,7 @@ private:
     bool insidePolygon(std::size_t f, const Vec3& pointInPlane, double tolerance) const;
     std::array<int, 3> cellOf(const Vec3& x) const;
     void indexPlanes();
+    void computeClearance();
 
     std::vector<WallFace> faces_;
     std::vector<WallPolygon> polygons_;   // same faces, for the narrow phase
@@ -121,6 +129,7 @@ private:
     std::array<int, 3> dims_{{0, 0, 0}};
     std::vector<int> cellStart_;
     std::vector<int> cellFaces_;
+    std::vector<std::uint8_t> clearance_; // per cell: cells to the nearest cell holding a face (<= 255)
     double lengthScale_ = 1.0;
 };
 

@@ -149,3 +149,34 @@ TEST(WallSet, CoplanarFacesShareAPlaneAndInnerFacesHaveNoActiveFeature) {
     EXPECT_FALSE(ridge.interiorFace(0));
     EXPECT_FALSE(ridge.interiorFace(1));
 }
+
+// noFaceWithin may only say "none" where brute force finds none (the box of
+// 16 x 16 faces per side, like the benchmark's floor, and the cylinder,
+// whose tall side faces make coarse cells), and it must say so wherever the
+// nearest face is three cells beyond the radius (the box: its faces fill
+// their cells' boxes, so the cell distance bounds the true one).
+TEST(WallSet, NoFaceWithinNeverHidesAFace) {
+    const WallSet box(boxWalls(Vec3::Zero(), Vec3(0.4, 0.4, 0.4), 16));
+    const WallSet cylinder(test::cylinderWalls(0.0285, 0.4, 48));
+    std::mt19937 rng(21);
+    for (const WallSet* w : {&box, &cylinder}) {
+        const Vec3 lo = w->lower().array() - 0.01, hi = w->upper().array() + 0.01;
+        std::uniform_real_distribution<double> ux(lo.x(), hi.x()), uy(lo.y(), hi.y()), uz(lo.z(), hi.z()),
+            ur(0.0, 0.01);
+        int far = 0, said = 0;
+        for (int k = 0; k < 20000; ++k) {
+            const Vec3 x(ux(rng), uy(rng), uz(rng));
+            const double r = ur(rng);
+            const bool none = w->noFaceWithin(x, r);
+            if (none) ASSERT_TRUE(bruteForceNear(*w, x, r).empty()) << "query " << k;
+            if (w == &box && bruteForceNear(*w, x, r + 3.0 * w->cellSize()).empty()) {
+                ++far;
+                said += none;
+            }
+        }
+        if (w == &box) {
+            EXPECT_GT(far, 1000);
+            EXPECT_EQ(said, far);
+        }
+    }
+}
