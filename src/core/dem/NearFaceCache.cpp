@@ -29,10 +29,18 @@ void NearFaceCache::facesNear(const WallSet& walls, std::size_t particle, std::i
         e.identity = identity;
         e.centre = centre;
         e.reach = std::max(radius, particleRadius) * (1.0 + skinFraction_);
-        e.faces.clear();
-        walls.facesNear(centre, e.reach, e.faces);
+        scratchFaces_.clear();
+        walls.facesNear(centre, e.reach, scratchFaces_);
+        e.count = static_cast<int>(scratchFaces_.size());
+        const std::size_t inlined = std::min<std::size_t>(scratchFaces_.size(), Entry::kInline);
+        std::copy_n(scratchFaces_.begin(), inlined, e.faces.begin());
+        e.more.assign(scratchFaces_.begin() + static_cast<std::ptrdiff_t>(inlined), scratchFaces_.end());
     }
-    for (int f : e.faces)
+    const int inlined = std::min(e.count, Entry::kInline);
+    for (int k = 0; k < inlined; ++k)
+        if (walls.faceWithin(static_cast<std::size_t>(e.faces[static_cast<std::size_t>(k)]), centre, radius))
+            out.push_back(e.faces[static_cast<std::size_t>(k)]);
+    for (int f : e.more)
         if (walls.faceWithin(static_cast<std::size_t>(f), centre, radius)) out.push_back(f);
 }
 

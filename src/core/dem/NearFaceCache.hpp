@@ -16,6 +16,7 @@
 // particle and step in a falling system of 1e4).
 #include "dem/WallSet.hpp"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -46,13 +47,21 @@ private:
         std::int64_t identity = 0;
         Vec3 centre = Vec3::Zero();
         double reach = 0.0;
-        std::vector<int> faces; // within reach of centre, ascending
+        // the faces within reach of centre, ascending: the first kInline in
+        // the entry (a separately allocated list cost a cache miss per
+        // particle near a wall and query in a large system), the rest in
+        // `more` (corners of fine wall meshes)
+        static constexpr int kInline = 6;
+        int count = 0;
+        std::array<int, kInline> faces{};
+        std::vector<int> more;
     };
     double skinFraction_;
     std::vector<int> entryOfSlot_; // index into entries_, -1: none yet
     std::vector<Entry> entries_;
     std::vector<int> freeEntries_; // entries of slots that are gone
     std::vector<int> scratch_;     // of permute
+    std::vector<int> scratchFaces_;
     long recomputations_ = 0;
 };
 

@@ -112,6 +112,16 @@ WallSet::WallSet(std::vector<WallFace> input) {
     }
     lengthScale_ = std::max((upper_ - lower_).norm(), 1e-300);
     const double pad = 1e-9 * lengthScale_;
+    // The vertices of all faces in one array, with each face's normal and
+    // plane offset: the distance tests of every substep read these instead
+    // of the faces' own (separately allocated) vertex lists.
+    vertexStart_.assign(1, 0);
+    for (const WallFace& f : faces_) {
+        vertex_.insert(vertex_.end(), f.vertices.begin(), f.vertices.end());
+        vertexStart_.push_back(static_cast<int>(vertex_.size()));
+        normal_.push_back(f.outwardNormal);
+        planeOffset_.push_back(f.outwardNormal.dot(f.vertices[0]));
+    }
 
     // The contact module's polygons (normal into the domain), with the
     // convex edges/vertices marked and each shared feature owned by one face,
@@ -245,9 +255,9 @@ std::array<int, 3> WallSet::cellOf(const Vec3& x) const {
 }
 
 bool WallSet::insidePolygon(std::size_t f, const Vec3& p, double tolerance) const {
-    const auto& v = faces_[f].vertices;
-    const Vec3& n = faces_[f].outwardNormal;
-    const std::size_t m = v.size();
+    const Vec3* v = &vertex_[static_cast<std::size_t>(vertexStart_[f])];
+    const Vec3& n = normal_[f];
+    const std::size_t m = static_cast<std::size_t>(vertexStart_[f + 1] - vertexStart_[f]);
     for (std::size_t i = 0; i < m; ++i) {
         const Vec3 e = v[(i + 1) % m] - v[i];
         // counter-clockwise about n: the inside is to the left of every edge
@@ -257,13 +267,14 @@ bool WallSet::insidePolygon(std::size_t f, const Vec3& p, double tolerance) cons
 }
 
 Vec3 WallSet::closestPoint(std::size_t f, const Vec3& x) const {
-    const Vec3 inPlane = x - planeDistance(f, x) * faces_[f].outwardNormal;
+    const Vec3 inPlane = x - planeDistance(f, x) * normal_[f];
     if (insidePolygon(f, inPlane, 0.0)) return inPlane;
-    const auto& v = faces_[f].vertices;
+    const Vec3* v = &vertex_[static_cast<std::size_t>(vertexStart_[f])];
+    const std::size_t m = static_cast<std::size_t>(vertexStart_[f + 1] - vertexStart_[f]);
     Vec3 best = v[0];
     double bestD2 = (x - best).squaredNorm();
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        const Vec3 q = closestOnSegment(v[i], v[(i + 1) % v.size()], x);
+    for (std::size_t i = 0; i < m; ++i) {
+        const Vec3 q = closestOnSegment(v[i], v[(i + 1) % m], x);
         const double d2 = (x - q).squaredNorm();
         if (d2 < bestD2) {
             bestD2 = d2;

@@ -77,9 +77,9 @@ public:
     // Signed distance of x to the plane of face f (> 0: outside, along the
     // outward normal).
     double planeDistance(std::size_t f, const Vec3& x) const {
-        return outwardNormalOf(f).dot(x - faces_[f].vertices[0]);
+        return normal_[f].dot(x) - planeOffset_[f];
     }
-    const Vec3& outwardNormalOf(std::size_t f) const { return faces_[f].outwardNormal; }
+    const Vec3& outwardNormalOf(std::size_t f) const { return normal_[f]; }
 
     // The first face the segment a -> b leaves the domain through (from its
     // inner side to its outer side), or face = -1.
@@ -120,6 +120,10 @@ private:
     std::vector<int> plane_;
     std::vector<char> interior_;
     std::vector<Vec3> faceLower_, faceUpper_;
+    std::vector<Vec3> vertex_;            // all faces' vertices, face f's from vertexStart_[f]
+    std::vector<int> vertexStart_;        // size() + 1 entries
+    std::vector<Vec3> normal_;            // outward, per face
+    std::vector<double> planeOffset_;     // n . (a vertex), per face
     int splitFaces_ = 0;
 
     // Uniform grid (CSR layout: faces of cell c are cellFaces_[cellStart_[c] .. cellStart_[c+1]) ).

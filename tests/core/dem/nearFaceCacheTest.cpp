@@ -89,3 +89,26 @@ TEST(NearFaceCache, PermutedEntriesAnswerExactly) {
         }
     }
 }
+
+// A fine wall mesh: a particle reaches dozens of faces (more than an entry
+// holds inline); the answers stay those of the wall set.
+TEST(NearFaceCache, ManyFacesPerParticle) {
+    const WallSet w(boxWalls(Vec3::Zero(), Vec3(0.04, 0.04, 0.04), 32)); // faces of 1.25 mm
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> u(-0.002, 0.042), unit(-1.0, 1.0);
+    const double r = 0.004;
+    std::vector<Vec3> x(100);
+    for (Vec3& c : x) c = Vec3(u(rng), u(rng), u(rng));
+    NearFaceCache cache;
+    std::size_t most = 0;
+    for (int step = 0; step < 50; ++step)
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            x[i] += 1e-4 * Vec3(unit(rng), unit(rng), unit(rng));
+            std::vector<int> got, expected;
+            cache.facesNear(w, i, static_cast<std::int64_t>(i), r, x[i], r, got);
+            w.facesNear(x[i], r, expected);
+            ASSERT_EQ(got, expected) << "step " << step << " particle " << i;
+            most = std::max(most, got.size());
+        }
+    EXPECT_GT(most, 20u);
+}
