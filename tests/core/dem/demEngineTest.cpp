@@ -420,20 +420,28 @@ TEST(DemEngine, SavedStateMakesARestartExact) {
 // their index and id, and with independent contacts (separate spheres
 // bouncing on the floor, placed in shuffled order) the result is the same to
 // the last bit with and without sorting.
+namespace {
+// 64 sites, one per 6 mm cell of an 8 x 8 floor grid, listed in shuffled
+// order, at random heights: particles there never touch each other.
+std::vector<Vec3> shuffledSites(unsigned seed) {
+    std::mt19937 rng(seed);
+    std::vector<int> cells(64);
+    for (int k = 0; k < 64; ++k) cells[k] = k;
+    std::shuffle(cells.begin(), cells.end(), rng);
+    std::uniform_real_distribution<double> height(0.003, 0.02);
+    std::vector<Vec3> sites;
+    for (const int c : cells) sites.emplace_back(0.006 * (c % 8) + 0.003, 0.006 * (c / 8) + 0.003, height(rng));
+    return sites;
+}
+} // namespace
+
 TEST(DemEngine, SpatialOrderIsInvisible) {
     auto makeSystem = [] {
         ParticleSystem ps;
         ps.types.emplace_back(Superellipsoid(0.002, 0.002, 0.002, 1.0, 1.0), 1000.0);
-        std::mt19937 rng(5);
-        std::vector<int> cells(64);
-        for (int k = 0; k < 64; ++k) cells[k] = k;
-        std::shuffle(cells.begin(), cells.end(), rng);
-        std::uniform_real_distribution<double> height(0.003, 0.02);
-        for (int k = 0; k < 64; ++k) {
-            const int c = cells[k];
-            ps.add(0, 1000 + k, Vec3(0.006 * (c % 8) + 0.003, 0.006 * (c / 8) + 0.003, height(rng)),
-                   Quat::Identity(), Vec3(0.0, 0.0, -0.1 * (k % 3)));
-        }
+        const std::vector<Vec3> sites = shuffledSites(5);
+        for (int k = 0; k < 64; ++k)
+            ps.add(0, 1000 + k, sites[static_cast<std::size_t>(k)], Quat::Identity(), Vec3(0.0, 0.0, -0.1 * (k % 3)));
         return ps;
     };
     ParticleSystem sorted = makeSystem(), unsorted = makeSystem();
@@ -468,14 +476,9 @@ TEST(DemEngine, ReorderedParticlesMoveWithAllTheirData) {
         ParticleSystem ps;
         ps.types.emplace_back(Superellipsoid(0.002, 0.002, 0.002, 1.0, 1.0), 1000.0);
         ps.types.emplace_back(Superellipsoid(0.002, 0.0015, 0.001, 0.5, 0.8), 2500.0);
-        std::mt19937 rng(11);
-        std::vector<int> cells(64);
-        for (int k = 0; k < 64; ++k) cells[k] = k;
-        std::shuffle(cells.begin(), cells.end(), rng);
-        std::uniform_real_distribution<double> height(0.003, 0.02);
+        const std::vector<Vec3> sites = shuffledSites(11);
         for (int k = 0; k < 64; ++k) {
-            const int c = cells[k];
-            ps.add(k % 2, 500 + 3 * k, Vec3(0.006 * (c % 8) + 0.003, 0.006 * (c / 8) + 0.003, height(rng)),
+            ps.add(k % 2, 500 + 3 * k, sites[static_cast<std::size_t>(k)],
                    Quat(Eigen::AngleAxisd(0.1 * k, Vec3(1.0, 2.0, 3.0).normalized())),
                    Vec3(0.0, 0.0, -0.1 * (k % 3)), Vec3(0.0, 0.0, 2.0 * (k % 5)));
             ps.externalForce.back() = Vec3(1e-6 * (k % 7) - 3e-6, 0.0, 1e-6 * (k % 4));
