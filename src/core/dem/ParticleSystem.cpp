@@ -1,6 +1,7 @@
 #include "dem/ParticleSystem.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -46,7 +47,11 @@ std::size_t ParticleSystem::add(int typeIndex, std::int64_t particleId, const Ve
     type.push_back(typeIndex);
     id.push_back(particleId);
     position.push_back(x);
-    orientation.push_back(q.normalized());
+    // A quaternion already unit to round-off (one the engine wrote for a
+    // restart) is kept bit for bit: renormalising it moves its last bits,
+    // and the contact dynamics grow that.
+    orientation.push_back(std::abs(qNorm - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon() ? q
+                                                                                             : q.normalized());
     velocity.push_back(v);
     angularVelocity.push_back(w);
     externalForce.push_back(Vec3::Zero());

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <set>
 #include <stdexcept>
 
@@ -62,4 +63,25 @@ TEST(ParticleSystem, AddRejectsBadInput) {
     // round-off in a file-read quaternion is accepted and normalised
     ps.add(0, 7, Vec3::Zero(), Quat(1.0 + 1e-9, 0, 0, 0));
     EXPECT_NEAR(ps.orientation[0].norm(), 1.0, 1e-15);
+}
+
+// A quaternion that is unit to round-off (as the engine writes them for a
+// restart) is stored bit for bit; one that is not quite unit is normalised.
+TEST(ParticleSystem, UnitQuaternionsAreKeptBitForBit) {
+    ParticleSystem ps;
+    ps.types.emplace_back(Superellipsoid(0.002, 0.0015, 0.001, 0.5, 0.5), 2500.0);
+    std::mt19937 rng(8);
+    std::normal_distribution<double> g;
+    int renormalisedWouldDiffer = 0;
+    for (int k = 0; k < 200; ++k) {
+        const Quat q = Quat(g(rng), g(rng), g(rng), g(rng)).normalized();
+        ps.add(0, k, Vec3::Zero(), q);
+        EXPECT_EQ(ps.orientation.back().coeffs(), q.coeffs()) << k;
+        renormalisedWouldDiffer += q.normalized().coeffs() != q.coeffs();
+    }
+    EXPECT_GT(renormalisedWouldDiffer, 0); // the case this protects against occurs
+    const Quat off(1.0 + 1e-9, 0.0, 0.0, 0.0);
+    ps.add(0, 1000, Vec3::Zero(), off);
+    EXPECT_NEAR(ps.orientation.back().norm(), 1.0, 1e-15);
+    EXPECT_NE(ps.orientation.back().w(), off.w());
 }
