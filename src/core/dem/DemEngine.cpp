@@ -284,12 +284,9 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
         b.angularVelocity = ps.angularVelocity[i];
         b.mass = type.mass;
         b.principalInertia = type.principalInertia;
-        if (!finiteState(b))
-            throw std::runtime_error("DEM step: particle id " + std::to_string(ps.id[i]) +
-                                     " has a non-finite position, orientation, velocity or angular "
-                                     "velocity at the start of the step");
         m.typeOf[k] = ps.type[i];
         m.ids[k] = ps.id[i];
+        if (!finiteState(b)) m.throwNonFinite(k, "at the start of the step");
         m.radius[k] = type.boundingRadius;
         m.diameter[k] = typeDiameter[static_cast<std::size_t>(ps.type[i])];
         const Vec3& f = m.force[k] = ps.externalForce[i];

@@ -36,12 +36,12 @@ void NearFaceCache::facesNear(const WallSet& walls, std::size_t particle, std::i
         std::copy_n(scratchFaces_.begin(), inlined, e.faces.begin());
         e.more.assign(scratchFaces_.begin() + static_cast<std::ptrdiff_t>(inlined), scratchFaces_.end());
     }
-    const int inlined = std::min(e.count, Entry::kInline);
-    for (int k = 0; k < inlined; ++k)
-        if (walls.faceWithin(static_cast<std::size_t>(e.faces[static_cast<std::size_t>(k)]), centre, radius))
-            out.push_back(e.faces[static_cast<std::size_t>(k)]);
-    for (int f : e.more)
-        if (walls.faceWithin(static_cast<std::size_t>(f), centre, radius)) out.push_back(f);
+    const auto keepWithin = [&](const int* first, const int* last) {
+        for (; first != last; ++first)
+            if (walls.faceWithin(static_cast<std::size_t>(*first), centre, radius)) out.push_back(*first);
+    };
+    keepWithin(e.faces.data(), e.faces.data() + std::min(e.count, Entry::kInline));
+    keepWithin(e.more.data(), e.more.data() + e.more.size());
 }
 
 void NearFaceCache::permute(const std::vector<std::size_t>& fromSlot) {

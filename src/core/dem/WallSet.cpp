@@ -161,7 +161,7 @@ WallSet::WallSet(std::vector<WallFace> input) {
         for (int k = lo[2]; k <= hi[2]; ++k)
             for (int j = lo[1]; j <= hi[1]; ++j)
                 for (int i = lo[0]; i <= hi[0]; ++i)
-                    visit((static_cast<std::size_t>(k) * dims_[1] + j) * dims_[0] + i);
+                    visit(cellIndex(i, j, k));
     };
     for (std::size_t f = 0; f < faces_.size(); ++f)
         forCells(f, [&](std::size_t c) { ++cellStart_[c + 1]; });
@@ -194,7 +194,7 @@ void WallSet::computeClearance() {
                     for (int di = -1; di <= 1; ++di) {
                         const int a = i + di, b = j + dj, e = k + dk;
                         if (a < 0 || b < 0 || e < 0 || a >= nx || b >= ny || e >= nz) continue;
-                        const std::size_t q = (static_cast<std::size_t>(e) * ny + b) * nx + a;
+                        const std::size_t q = cellIndex(a, b, e);
                         if (clearance_[q] != 255) continue;
                         clearance_[q] = static_cast<std::uint8_t>(distance);
                         next.push_back(static_cast<int>(q));
@@ -213,8 +213,7 @@ bool WallSet::noFaceWithin(const Vec3& centre, double radius) const {
     const double reach = std::ceil(radius / cellSize_);
     if (!(reach < 255.0)) return false;
     const auto c = cellOf(centre);
-    const std::size_t cell = (static_cast<std::size_t>(c[2]) * dims_[1] + c[1]) * dims_[0] + c[0];
-    return clearance_[cell] > static_cast<int>(reach);
+    return clearance_[cellIndex(c[0], c[1], c[2])] > static_cast<int>(reach);
 }
 
 void WallSet::indexPlanes() {
@@ -294,7 +293,7 @@ void WallSet::facesNear(const Vec3& centre, double radius, std::vector<int>& out
     for (int k = lo[2]; k <= hi[2]; ++k)
         for (int j = lo[1]; j <= hi[1]; ++j)
             for (int i = lo[0]; i <= hi[0]; ++i) {
-                const std::size_t c = (static_cast<std::size_t>(k) * dims_[1] + j) * dims_[0] + i;
+                const std::size_t c = cellIndex(i, j, k);
                 for (int s = cellStart_[c]; s < cellStart_[c + 1]; ++s) {
                     const int f = cellFaces_[s];
                     if ((faceUpper_[f].array() < qLo.array()).any() ||

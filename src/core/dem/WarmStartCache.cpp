@@ -56,7 +56,6 @@ void WarmStartCache::place(int p) {
     table_[s] = TableSlot{p, tagOf(h)};
 }
 
-
 const WarmStartEntry* WarmStartCache::find(const ContactKey& key) const {
     // Substeps look contacts up in nearly the order they recorded them: the
     // entry recorded after the last one found is tried before the table.

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <algorithm>
 #include <random>
@@ -514,4 +515,42 @@ TEST(DemEngine, ReorderedParticlesMoveWithAllTheirData) {
         EXPECT_EQ(moved.angularVelocity[k], kept.angularVelocity[i]) << "id " << moved.id[k];
     }
     EXPECT_GT(relocated, 32); // shuffled: most particles changed place
+}
+
+// A non-finite state or external force stops the step with the particle's
+// id, and the system keeps its state from before the call (also when the
+// system is processed in spatial order and left in it, reorderParticles).
+TEST(DemEngine, NonFiniteInputNamesTheParticleAndChangesNothing) {
+    for (const bool sorted : {false, true}) {
+        ParticleSystem ps;
+        ps.types.emplace_back(Superellipsoid(0.002, 0.002, 0.002, 1.0, 1.0), 1000.0);
+        const std::vector<Vec3> sites = shuffledSites(7);
+        for (int k = 0; k < 64; ++k) ps.add(0, 100 + k, sites[static_cast<std::size_t>(k)], Quat::Identity());
+        EngineSettings s;
+        s.gravity = gravity;
+        s.spatialSortThreshold = sorted ? 1 : 0;
+        s.reorderParticles = sorted;
+        DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.048, 0.048, 0.05)), s);
+        for (int step = 0; step < 10; ++step) engine.step(ps, 1e-5);
+        for (const bool inForce : {false, true}) {
+            ParticleSystem bad = ps;
+            const std::size_t i = 17;
+            (inForce ? bad.externalForce[i] : bad.velocity[i]).y() = std::numeric_limits<double>::quiet_NaN();
+            const ParticleSystem before = bad;
+            try {
+                engine.step(bad, 1e-5);
+                ADD_FAILURE() << "no exception";
+            } catch (const std::runtime_error& e) {
+                EXPECT_NE(std::string(e.what()).find("id " + std::to_string(bad.id[i])), std::string::npos)
+                    << e.what();
+            }
+            for (std::size_t k = 0; k < bad.size(); ++k) {
+                EXPECT_EQ(bad.id[k], before.id[k]);
+                EXPECT_EQ(bad.position[k], before.position[k]);
+                if (k != i) {
+                    EXPECT_EQ(bad.velocity[k], before.velocity[k]);
+                }
+            }
+        }
+    }
 }

@@ -168,7 +168,9 @@ TEST(WallSet, NoFaceWithinNeverHidesAFace) {
             const Vec3 x(ux(rng), uy(rng), uz(rng));
             const double r = ur(rng);
             const bool none = w->noFaceWithin(x, r);
-            if (none) ASSERT_TRUE(bruteForceNear(*w, x, r).empty()) << "query " << k;
+            if (none) {
+                ASSERT_TRUE(bruteForceNear(*w, x, r).empty()) << "query " << k;
+            }
             if (w == &box && bruteForceNear(*w, x, r + 3.0 * w->cellSize()).empty()) {
                 ++far;
                 said += none;
