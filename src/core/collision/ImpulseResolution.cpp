@@ -31,7 +31,7 @@ Vec3 checkedNormal(const Vec3& normal, const char* name) {
 }
 
 void checkPoint(const Vec3& p) {
-    if (!p.allFinite()) throw std::invalid_argument("contactPoint: must be finite");
+    if (!isFinite(p)) throw std::invalid_argument("contactPoint: must be finite");
 }
 
 } // namespace
@@ -78,7 +78,7 @@ CollisionResult resolveWallCollision(const RigidBodyState& b, const Vec3& p, con
     validateRigidBodyState(b, "particle");
     validateCollisionParameters(params);
     checkPoint(p);
-    if (!wallVelocity.allFinite()) throw std::invalid_argument("wallVelocity: must be finite");
+    if (!isFinite(wallVelocity)) throw std::invalid_argument("wallVelocity: must be finite");
     const Vec3 n = checkedNormal(normal, "normalTowardsWall");
 
     CollisionResult r;

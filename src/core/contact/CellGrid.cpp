@@ -19,7 +19,7 @@ void CellGrid::build(const std::vector<Vec3>& centres, const std::vector<double>
     Vec3 lo = Vec3::Constant(0.0), hi = Vec3::Constant(0.0);
     double rMax = 0.0;
     for (int i = 0; i < n; ++i) {
-        if (!centres[i].allFinite())
+        if (!isFinite(centres[i]))
             throw std::invalid_argument("CellGrid::build: centre " + std::to_string(i) +
                                         " is not finite");
         if (!(radii[i] >= 0.0))

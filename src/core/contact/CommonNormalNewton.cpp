@@ -38,7 +38,7 @@ Mat2 radiiOfCurvature(const PosedBody& b, const Vec3& xBody, const Vec3& t1, con
     w(1, 1) = u2.dot(d.hessian * u2);
     w(1, 0) = w(0, 1);
     w /= gradNorm;
-    if (!w.allFinite() || !(gradNorm > 0.0)) return Mat2::Zero(); // an edge or corner
+    if (!isFinite(w) || !(gradNorm > 0.0)) return Mat2::Zero(); // an edge or corner
     // Eigen-decomposition of the symmetric 2x2; curvature clamped to
     // [1e-12, 1e12] / lengthScale so the radii stay finite and non-negative.
     const double mean = 0.5 * (w(0, 0) + w(1, 1));

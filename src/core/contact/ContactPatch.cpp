@@ -194,7 +194,7 @@ bool centroid(const Outline& poly, Vec2& c) {
     }
     if (!(area2 > 0.0) || !std::isfinite(area2)) return false;
     c = o + sum / (3.0 * area2);
-    return c.allFinite();
+    return isFinite(c);
 }
 
 Vec3 toOffset(const PatchFrame& frame, const Vec2& c) { return c.x() * frame.t1 + c.y() * frame.t2; }

@@ -251,7 +251,7 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
     const PosedBody b1(shape1, pose1), b2(shape2, pose2);
     const double lengthScale = std::min(b1.smallestHalfAxis(), b2.smallestHalfAxis());
 
-    const bool warm = warmStart != nullptr && warmStart->normal.allFinite() &&
+    const bool warm = warmStart != nullptr && isFinite(warmStart->normal) &&
                       warmStart->normal.squaredNorm() > 0.0;
     if (options.boundingVolumeRejection) {
         ContactResult rejected;

@@ -23,10 +23,10 @@ constexpr double kConeMargin = 1e-9;
 void validate(const WallPolygon& p) {
     const std::size_t n = p.vertices.size();
     if (n < 3) throw std::invalid_argument("WallPolygon: needs at least 3 vertices");
-    if (!p.normal.allFinite() || !(p.normal.squaredNorm() > 0.0))
+    if (!isFinite(p.normal) || !(p.normal.squaredNorm() > 0.0))
         throw std::invalid_argument("WallPolygon: normal must be finite and non-zero");
     for (const Vec3& v : p.vertices)
-        if (!v.allFinite()) throw std::invalid_argument("WallPolygon: non-finite vertex");
+        if (!isFinite(v)) throw std::invalid_argument("WallPolygon: non-finite vertex");
     auto sizeOk = [n](std::size_t s) { return s == 0 || s == n; };
     if (!sizeOk(p.activeEdges.size()) || !sizeOk(p.activeVertices.size()) ||
         !sizeOk(p.ownedEdges.size()) || !sizeOk(p.ownedVertices.size()) ||
@@ -168,7 +168,7 @@ bool edgeContact(const PosedBody& body, const Vec3& A, const Vec3& e, double L, 
     if (slope(lo, p) >= 0.0 || slope(hi, p) <= 0.0) return false; // minimum on a cone boundary
     // Start: warm normal, else the direction from the edge line to the centre.
     Vec3 guess = body.position - A;
-    if (warm != nullptr && warm->allFinite()) guess = *warm;
+    if (warm != nullptr && isFinite(*warm)) guess = *warm;
     guess -= guess.dot(e) * e;
     double theta = std::atan2(guess.dot(b), guess.dot(n));
     if (!(theta > lo && theta < hi)) theta = 0.5 * (lo + hi);
@@ -205,8 +205,8 @@ bool vertexContact(const PosedBody& body, const WallPolygon& poly, const Vec3& n
     const Vec3 xBody = body.toBody(V);
     if (!(body.shape.implicitFunction(xBody) < 0.0)) return false; // not inside: depth <= 0
     Vec3 start = -(body.rotation * body.shape.gradient(xBody)); // outward normal at V, negated
-    if (warm != nullptr && warm->allFinite() && warm->squaredNorm() > 0.0) start = *warm;
-    if (!(start.squaredNorm() > 0.0) || !start.allFinite()) start = n;
+    if (warm != nullptr && isFinite(*warm) && warm->squaredNorm() > 0.0) start = *warm;
+    if (!(start.squaredNorm() > 0.0) || !isFinite(start)) start = n;
     CommonNormalSettings settings;
     settings.gradientTolerance = 1e-10 * lengthScale;
     settings.depthTolerance = 1e-12 * lengthScale;

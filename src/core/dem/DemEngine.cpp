@@ -68,8 +68,8 @@ CollisionParameters toCollisionParameters(const ContactLaw& law) {
 }
 
 bool finiteState(const RigidBodyState& b) {
-    return b.position.allFinite() && b.velocity.allFinite() && b.angularVelocity.allFinite() &&
-           b.orientation.coeffs().allFinite();
+    return isFinite(b.position) && isFinite(b.velocity) && isFinite(b.angularVelocity) &&
+           isFinite(b.orientation.coeffs());
 }
 
 } // namespace
@@ -150,7 +150,7 @@ DemEngine::DemEngine(std::vector<WallFace> walls, EngineSettings settings)
         throw std::invalid_argument("overlapPasses: must not be negative");
     if (!(settings.allowedPenetration >= 0.0 && settings.allowedPenetration < 0.01))
         throw std::invalid_argument("allowedPenetration: must be in [0, 0.01)");
-    if (!settings.gravity.allFinite()) throw std::invalid_argument("gravity: must be finite");
+    if (!isFinite(settings.gravity)) throw std::invalid_argument("gravity: must be finite");
     impl_->pairParameters = toCollisionParameters(settings.pair);
     impl_->wallParameters = toCollisionParameters(settings.wall);
     if (settings.sweepStagnationWindow < 0)
@@ -291,7 +291,7 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
         m.diameter[k] = typeDiameter[static_cast<std::size_t>(ps.type[i])];
         const Vec3& f = m.force[k] = ps.externalForce[i];
         m.torque[k] = ps.externalTorque[i];
-        if (!f.allFinite() || !m.torque[k].allFinite())
+        if (!isFinite(f) || !isFinite(m.torque[k]))
             throw std::runtime_error("DEM step: external force or torque of particle id " +
                                      std::to_string(ps.id[i]) + " is not finite");
         m.accelerationScale = std::max(m.accelerationScale, (m.settings.gravity + f / type.mass).norm());
@@ -421,7 +421,7 @@ bool DemEngine::Impl::beginBody(std::size_t i, double h) {
     const RigidBodyState& b = bodies[i];
     centres[i] = b.position;
     poses[i] = PairPose{b.position, b.orientation.toRotationMatrix(), b.orientation};
-    return b.velocity.allFinite();
+    return isFinite(b.velocity);
 }
 
 void DemEngine::Impl::halfKick(std::size_t i, double h) {

@@ -19,7 +19,7 @@ ParticleType::ParticleType(const Superellipsoid& s, double rho)
 
 namespace {
 void requireFinite(const Vec3& v, const char* what, std::int64_t particleId) {
-    if (!v.allFinite())
+    if (!isFinite(v))
         throw std::invalid_argument(std::string("ParticleSystem::add: ") + what +
                                     " of particle " + std::to_string(particleId) +
                                     " is not finite");

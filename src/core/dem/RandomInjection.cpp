@@ -159,7 +159,7 @@ void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& 
             throw InjectionError("listed particle " + std::to_string(n) +
                                  ": orientation quaternion is not unit (|q| = " +
                                  std::to_string(qNorm) + ")");
-        if (!p.position.allFinite() || !p.velocity.allFinite() || !p.angularVelocity.allFinite())
+        if (!isFinite(p.position) || !isFinite(p.velocity) || !isFinite(p.angularVelocity))
             throw InjectionError("listed particle " + std::to_string(n) + ": non-finite state");
         if (admissible && !admissible(p.position, n))
             throw InjectionError("listed particle " + std::to_string(n) +

@@ -50,8 +50,8 @@ WallSet::WallSet(std::vector<WallFace> input) {
         const auto& v = in.vertices;
         if (v.size() < 3) badFace(k, "needs at least 3 vertices (has " + std::to_string(v.size()) + ")");
         for (const Vec3& p : v)
-            if (!p.allFinite()) badFace(k, "vertex is not finite");
-        if (!in.outwardNormal.allFinite() || in.outwardNormal.norm() == 0.0)
+            if (!isFinite(p)) badFace(k, "vertex is not finite");
+        if (!isFinite(in.outwardNormal) || in.outwardNormal.norm() == 0.0)
             badFace(k, "outwardNormal must be finite and non-zero");
         const Vec3 given = in.outwardNormal.normalized();
 

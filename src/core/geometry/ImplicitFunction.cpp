@@ -12,6 +12,15 @@
 // (k >= 2) can be truly infinite (edges, eps > 1, or third derivatives for
 // 2/eps < 3); for bases below kFloor these are capped at kFloor^(exponent)
 // (at most 1e60 per factor), while finite limits are returned exactly.
+//
+// Floating-point traps (OpenFOAM runs with overflow, invalid and divide by
+// zero trapped, issue 17): no log(0) (it raises divide-by-zero: the value at
+// m = 0 is set directly), and points so far outside that m^q or w^q would
+// exceed 2^kFarLog2 are evaluated at the scaled coordinate clamped to
+// 2^(kFarLog2/q): S stays positive, finite and growing outward, and the
+// squares and triple products the contact kernels form from S and its
+// derivatives stay far from overflow. For eps = 0.1 (q = 20) the clamp
+// starts 2^12.8 = 7000 half-axes away; nothing nearer changes.
 #include "geometry/FastPow.hpp"
 #include "geometry/Superellipsoid.hpp"
 
@@ -24,6 +33,15 @@ namespace {
 
 // Smallest scaled coordinate / ratio used as the base of a power.
 constexpr double kFloor = 1e-30;
+// Largest power of a scaled coordinate, as a power of two (2^256 ~ 1e77).
+constexpr int kFarLog2 = 256;
+
+// Scaled coordinate t >= 0 clamped so that t^q <= 2^kFarLog2 (see above).
+// ilogb only for t > 1: ilogb(0) raises the invalid-operation exception.
+double clampFar(double t, double q) {
+    if (t > 1.0 && std::ilogb(t) * q >= kFarLog2) return std::exp2(kFarLog2 / q);
+    return t;
+}
 
 double signOf(double t) { return static_cast<double>((t > 0.0) - (t < 0.0)); }
 
@@ -65,18 +83,18 @@ Powers computePowers(const Superellipsoid& s, const Vec3& x, int order) {
 
     const double u = std::fabs(x[0]) / s.a(), v = std::fabs(x[1]) / s.b();
     const int iMax = u >= v ? 0 : 1, iMin = 1 - iMax;
-    const double m = std::max(u, v);
-    const double t = m > 0.0 ? std::min(u, v) / m : 0.0; // uHat of the smaller one, in [0, 1]
-    const double w = std::fabs(x[2]) / s.c();
+    const double t = u > 0.0 || v > 0.0 ? std::min(u, v) / std::max(u, v) : 0.0; // uHat of the smaller one, in [0, 1]
+    const double m = clampFar(std::max(u, v), q);
+    const double w = clampFar(std::fabs(x[2]) / s.c(), q);
 
     if (order == 0) {
         if (p == 2.0 && q == 2.0) { // ellipsoid: plain squares
             P.m[0] = m * m * (1.0 + t * t);
             P.w[0] = w * w;
         } else {
-            // m^q nuHat^r as one exp (no intermediate overflow); log(0) = -Inf -> 0.
+            // m^q nuHat^r as one exp; m = 0 directly (log(0) raises divide-by-zero).
             const double tP = powNonNegative(t, p);
-            P.m[0] = std::exp(q * std::log(m) + r * std::log1p(tP));
+            P.m[0] = m > 0.0 ? std::exp(q * std::log(m) + r * std::log1p(tP)) : 0.0;
             P.w[0] = powNonNegative(w, q);
         }
         P.n[0] = 1.0;

@@ -61,7 +61,7 @@ double levelMaximiser(double al, double be, double eps, double& s, double& t) {
 }
 
 void requireDirection(const Vec3& d, const char* function) {
-    if (!d.allFinite() || d.squaredNorm() == 0.0) {
+    if (!isFinite(d) || d.squaredNorm() == 0.0) {
         throw std::invalid_argument(std::string("Superellipsoid::") + function
                                     + ": direction must be finite and non-zero");
     }

@@ -139,7 +139,7 @@ ResistanceTensors solveResistance(const Superellipsoid& shape, int resolution, i
             const GmresResult g = gmres(A, rhs.col(k), x, gmresTolerance, 400, 200);
             q.col(k) = g.converged ? x : Eigen::VectorXd(A.partialPivLu().solve(rhs.col(k)));
         }
-        if (!q.allFinite()) throw std::runtime_error("resistance solver: dense solve failed");
+        if (!isFinite(q)) throw std::runtime_error("resistance solver: dense solve failed");
         // Force and torque on the fluid = strengths of the completion
         // stokeslet and rotlet (the double layer exerts none).
         for (int k = 0; k < ncol; ++k)
@@ -160,7 +160,7 @@ ResistanceTensors solveResistance(const Superellipsoid& shape, int resolution, i
         r.Omega[k] = torque(k, 3 + k) / M_PI; // T_body = -pi c^3 Omega omega
         r.Pi[k] = -torque(k, 6 + k) / M_PI;   // T_body = +pi c^3 Pi (f, g, h)
     }
-    if (!(r.K.minCoeff() > 0.0) || !(r.Omega.minCoeff() > 0.0) || !r.Pi.allFinite())
+    if (!(r.K.minCoeff() > 0.0) || !(r.Omega.minCoeff() > 0.0) || !isFinite(r.Pi))
         throw std::runtime_error("resistance solver: unphysical result (K or Omega <= 0) at "
                                  "resolution " + std::to_string(resolution));
     return r;

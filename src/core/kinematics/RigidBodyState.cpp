@@ -48,9 +48,9 @@ void validateRigidBodyState(const RigidBodyState& s, const char* name) {
     for (int i = 0; i < 3; ++i)
         if (!(std::isfinite(s.principalInertia[i]) && s.principalInertia[i] > 0.0))
             fail(name, "principalInertia", "components must be positive and finite");
-    if (!s.position.allFinite()) fail(name, "position", "must be finite");
-    if (!s.velocity.allFinite()) fail(name, "velocity", "must be finite");
-    if (!s.angularVelocity.allFinite()) fail(name, "angularVelocity", "must be finite");
+    if (!isFinite(s.position)) fail(name, "position", "must be finite");
+    if (!isFinite(s.velocity)) fail(name, "velocity", "must be finite");
+    if (!isFinite(s.angularVelocity)) fail(name, "angularVelocity", "must be finite");
     const double qn = s.orientation.coeffs().norm();
     if (!std::isfinite(qn) || std::abs(qn - 1.0) > 1e-6)
         fail(name, "orientation", "quaternion must be unit (norm " + std::to_string(qn) + ")");

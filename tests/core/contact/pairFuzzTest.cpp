@@ -131,7 +131,7 @@ TEST(PairFuzz, AgreesWithBruteForceReferences) {
         if (only >= 0 && k != only) continue; // debugging one configuration
 
         const ContactResult r = detectPairContact(c.s1, c.p1, c.s2, c.p2);
-        if (!(std::isfinite(r.depth) && r.normal.allFinite() && r.point.allFinite())) {
+        if (!(std::isfinite(r.depth) && isFinite(r.normal) && isFinite(r.point))) {
             ++nans;
             continue;
         }

@@ -31,8 +31,8 @@ Config randomConfig(std::mt19937& rng, double sepLo = 0.3) {
 }
 
 bool finite(const ContactResult& r) {
-    return r.point.allFinite() && r.normal.allFinite() && std::isfinite(r.depth) &&
-           r.surfacePoint1.allFinite() && r.surfacePoint2.allFinite();
+    return isFinite(r.point) && isFinite(r.normal) && std::isfinite(r.depth) &&
+           isFinite(r.surfacePoint1) && isFinite(r.surfacePoint2);
 }
 
 PairContactOptions exactOptions() {

@@ -46,7 +46,7 @@ std::vector<ContactResult> contactsWith(const std::vector<WallPolygon>& faces,
     std::vector<ContactResult> out;
     for (const WallPolygon& f : faces) {
         const ContactResult r = detectPolygonWallContact(s, pose, f);
-        EXPECT_TRUE(r.normal.allFinite() && std::isfinite(r.depth) && r.point.allFinite());
+        EXPECT_TRUE(isFinite(r.normal) && std::isfinite(r.depth) && isFinite(r.point));
         if (r.contact) out.push_back(r);
     }
     return out;

@@ -2,6 +2,7 @@
 // to a few ulp for every exponent they cover, the exponents the support map
 // and implicit function compute for common squareness values take the fast
 // paths (same correctly rounded doubles), and 0 and 1 are exact.
+#include "FloatingPointTraps.hpp"
 #include "geometry/FastPow.hpp"
 
 #include <gtest/gtest.h>
@@ -42,7 +43,12 @@ TEST(FastPow, ExactAtZeroAndOne) {
         EXPECT_EQ(powNonNegative(0.0, e), 0.0) << e;
         EXPECT_EQ(powNonNegative(1.0, e), 1.0) << e;
     }
-    EXPECT_EQ(powNonNegative(0.0, -0.25), std::pow(0.0, -0.25)); // +inf, as pow
+    {
+        // +inf, as pow (raises divide-by-zero: the core calls the negative
+        // exponent only with bases >= 1, geometry/Support.cpp)
+        sef::test::FloatingPointTrapsSuspended trapsOff;
+        EXPECT_EQ(powNonNegative(0.0, -0.25), std::pow(0.0, -0.25));
+    }
     EXPECT_EQ(powNonNegative(1.0, -0.25), 1.0);
 }
 

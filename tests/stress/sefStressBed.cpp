@@ -1,0 +1,203 @@
+// One bed of the issue-17 stress campaign: a dense bed of superellipsoids
+// falling into, and settling in, a closed box, driven through DemEngine (the
+// step both solvers call) with OpenFOAM's floating-point traps on (overflow,
+// invalid, divide by zero). Any trapped operation kills the program with
+// SIGFPE; otherwise it prints one JSON object and exits 0 only if the bed is
+// clean: no particle lost or outside the box, every state finite, the
+// largest overlap below 1 % of d_eq at every step.
+//
+//   sefStressBed --shape "a b c eps1 eps2" [--shape ...]   (mixed bed: equal shares)
+//                [--count 200] [--seed 1] [--dt 1e-5]
+//                [--time T | --settle 0.1]   (T, or landing time of the column + settle)
+//                [--model coulomb|frictionless] [--faces 8] [--density 2500] [--layers 5]
+//
+// The box: footprint for a bed about `layers` d_eq deep, walls split
+// into faces x faces quads per side (as a blockMesh box's wall faces, so the
+// particles meet edges and vertices between coplanar faces); injection with
+// the dry solver's random non-overlapping region injection.
+#include "FloatingPointTraps.hpp"
+#include "dem/BoxWalls.hpp"
+#include "dem/DemEngine.hpp"
+#include "dem/RandomInjection.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace sef;
+using namespace sef::dem;
+
+namespace {
+
+constexpr double kGravity = 9.81;
+
+struct Options {
+    std::vector<Superellipsoid> shapes;
+    long count = 200;
+    std::uint64_t seed = 1;
+    double endTime = 0;      // 0: landing time of the column + settle
+    double settle = 0.1;
+    double dt = 1e-5;
+    std::string model = "coulomb";
+    int faces = 8;
+    double density = 2500.0;
+    double layers = 5.0;
+};
+
+Superellipsoid parseShape(const std::string& text) {
+    std::istringstream in(text);
+    double a, b, c, e1, e2;
+    if (!(in >> a >> b >> c >> e1 >> e2)) throw std::invalid_argument("--shape needs \"a b c eps1 eps2\", got \"" + text + "\"");
+    return Superellipsoid(a, b, c, e1, e2);
+}
+
+Options parse(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string key = argv[i];
+        if (i + 1 >= argc) throw std::invalid_argument(key + " needs a value");
+        const std::string value = argv[++i];
+        if (key == "--shape") o.shapes.push_back(parseShape(value));
+        else if (key == "--count") o.count = std::stol(value);
+        else if (key == "--seed") o.seed = std::stoull(value);
+        else if (key == "--time") o.endTime = std::stod(value);
+        else if (key == "--settle") o.settle = std::stod(value);
+        else if (key == "--dt") o.dt = std::stod(value);
+        else if (key == "--model") o.model = value;
+        else if (key == "--faces") o.faces = std::stoi(value);
+        else if (key == "--density") o.density = std::stod(value);
+        else if (key == "--layers") o.layers = std::stod(value);
+        else throw std::invalid_argument("unknown option " + key);
+    }
+    if (o.shapes.empty()) throw std::invalid_argument("at least one --shape is needed");
+    if (o.count < 1 || o.endTime < 0.0 || o.settle < 0.0 || o.dt <= 0.0 || o.faces < 1 || o.layers <= 0.0)
+        throw std::invalid_argument("--count, --dt, --faces and --layers must be positive, --time and --settle not negative");
+    return o;
+}
+
+bool inside(const Vec3& x, const Vec3& lo, const Vec3& hi) {
+    return (x.array() > lo.array()).all() && (x.array() < hi.array()).all();
+}
+
+int run(const Options& o) {
+    ParticleSystem ps;
+    double maxRadius = 0.0, meanVolume = 0.0;
+    for (const auto& s : o.shapes) {
+        ps.types.emplace_back(s, o.density);
+        maxRadius = std::max(maxRadius, s.boundingRadius());
+        meanVolume += s.volume() / o.shapes.size();
+    }
+    // Footprint: a bed about `layers` d_eq deep at a solid fraction of 0.55
+    // (at least five bounding radii wide, for long particles). Injection
+    // region above it, sized for the bounding spheres at a fraction of 0.12
+    // and made 1.5 times taller while random sequential addition cannot
+    // place every particle (elongated shapes waste most of their spheres).
+    const double bedVolume = o.count * meanVolume / 0.55;
+    const double meanDeq = std::cbrt(6.0 * meanVolume / M_PI);
+    // The footprint is widened (fewer layers) where the injection column would
+    // be taller than 0.1 m: impacts stay below 1.4 m/s, about 0.3 % of d_eq of
+    // travel per 1e-5 s step, as in the tutorials.
+    const double sphereVolume = 4.0 / 3.0 * M_PI * maxRadius * maxRadius * maxRadius;
+    const double footprint = std::max({std::sqrt(bedVolume / (o.layers * meanDeq)), 5.0 * maxRadius,
+                                       std::sqrt(o.count * sphereVolume / 0.12 / 0.1)});
+    double injectionHeight = o.count * sphereVolume / 0.12 / (footprint * footprint) + 2.0 * maxRadius;
+    InjectionSpec spec;
+    spec.count = o.count;
+    spec.typeFractions.assign(o.shapes.size(), 1.0);
+    spec.seed = o.seed;
+    for (int attempt = 0;; ++attempt) {
+        spec.region.min = Vec3::Constant(1.0001 * maxRadius);
+        spec.region.max = Vec3(footprint, footprint, injectionHeight + 2.0 * maxRadius) - spec.region.min;
+        try {
+            injectRandom(ps, spec, 0);
+            break;
+        } catch (const InjectionError&) {
+            if (attempt == 5) throw;
+            injectionHeight *= 1.5;
+        }
+    }
+    const Vec3 lo = Vec3::Zero(), hi(footprint, footprint, injectionHeight + 2.0 * maxRadius);
+
+    EngineSettings s;
+    s.pair.model = s.wall.model = o.model;
+    s.pair.restitution = s.wall.restitution = 0.5;
+    if (o.model == "coulomb") {
+        s.pair.friction = s.wall.friction = 0.3;
+        s.pair.tangentialRestitution = s.wall.tangentialRestitution = 0.0;
+    }
+    s.gravity = Vec3(0, 0, -kGravity);
+    DemEngine engine(boxWalls(lo, hi, o.faces), s);
+
+    auto potential = [&ps] {
+        double e = 0.0;
+        for (std::size_t i = 0; i < ps.size(); ++i) e += ps.types[ps.type[i]].mass * kGravity * ps.position[i][2];
+        return e;
+    };
+    const double potentialStart = potential();
+
+    // Run until the top of the column has landed plus `settle` seconds, or
+    // until the bed is at rest as superellipsoidDEMFoam's stopWhenSettled
+    // sees it: kinetic energy below 1e-6 of the released potential energy
+    // for 0.05 s.
+    const double landingTime = std::sqrt(2.0 * hi[2] / kGravity);
+    const double endTime = o.endTime > 0.0 ? o.endTime : landingTime + o.settle;
+    const long steps = std::lround(endTime / o.dt);
+    const long quietStepsNeeded = std::lround(0.05 / o.dt);
+    double maxOverlap = 0.0, kineticOverDrop = 0.0, settledAt = -1.0;
+    long pushedBack = 0, fallbacks = 0, contactSteps = 0, newton = 0, quietSteps = 0, n = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (; n < steps; ++n) {
+        const StepStatistics st = engine.step(ps, o.dt);
+        maxOverlap = std::max(maxOverlap, st.maxOverlapOverDeq);
+        pushedBack += st.pushedBack;
+        fallbacks += st.fallbacks;
+        contactSteps += st.contacts;
+        newton += st.newtonIterations;
+        const double drop = potentialStart - potential();
+        kineticOverDrop = drop > 0.0 ? st.kineticEnergy / drop : 1.0;
+        quietSteps = kineticOverDrop < 1e-6 ? quietSteps + 1 : 0;
+        if (quietSteps >= quietStepsNeeded) {
+            settledAt = (n + 1) * o.dt;
+            ++n;
+            break;
+        }
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    long lost = o.count - static_cast<long>(ps.size()), outside = 0, nonFinite = 0;
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+        const bool finite = isFinite(ps.position[i]) && isFinite(ps.velocity[i])
+                            && isFinite(ps.angularVelocity[i]) && isFinite(ps.orientation[i].coeffs());
+        nonFinite += !finite;
+        outside += finite && !inside(ps.position[i], lo, hi);
+    }
+    const bool clean = lost == 0 && outside == 0 && nonFinite == 0 && maxOverlap < 1e-2;
+    std::printf("{\"clean\": %s, \"particles\": %zu, \"lost\": %ld, \"outside\": %ld, \"nonFinite\": %ld, "
+                "\"maxOverlapOverDeq\": %.3e, \"pushedBack\": %ld, \"fallbacks\": %ld, "
+                "\"contactsPerStep\": %.1f, \"newtonPerStep\": %.1f, \"kineticOverDrop\": %.2e, "
+                "\"settledAt\": %.4g, \"time\": %.4g, \"steps\": %ld, \"usPerParticleStep\": %.3f, "
+                "\"box\": [%.4g, %.4g, %.4g]}\n",
+                clean ? "true" : "false", ps.size(), lost, outside, nonFinite, maxOverlap, pushedBack, fallbacks,
+                static_cast<double>(contactSteps) / n, static_cast<double>(newton) / n, kineticOverDrop,
+                settledAt, n * o.dt, n, 1e6 * seconds / (n * static_cast<double>(ps.size())), hi[0], hi[1], hi[2]);
+    return clean ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    try {
+        const Options options = parse(argc, argv);
+        sef::test::enableFloatingPointTraps(); // after parsing: the traps are for the engine
+        return run(options);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "sefStressBed: %s\n", e.what());
+        return 2;
+    }
+}
