@@ -7,7 +7,7 @@
 // largest overlap below 1 % of d_eq at every step.
 //
 //   sefStressBed --shape "a b c eps1 eps2" [--shape ...]   (mixed bed: equal shares)
-//                [--count 200] [--seed 1] [--dt 1e-5]
+//                [--count 200] [--seed 1] [--dt auto]
 //                [--time T | --settle 0.1]   (T, or landing time of the column + settle)
 //                [--model coulomb|frictionless] [--faces 8] [--density 2500] [--layers 5]
 //
@@ -36,6 +36,7 @@ using namespace sef::dem;
 namespace {
 
 constexpr double kGravity = 9.81;
+constexpr double kColumn = 0.05; // largest height of the injection column [m]
 
 struct Options {
     std::vector<Superellipsoid> shapes;
@@ -43,7 +44,7 @@ struct Options {
     std::uint64_t seed = 1;
     double endTime = 0;      // 0: landing time of the column + settle
     double settle = 0.1;
-    double dt = 1e-5;
+    double dt = 0; // 0: automatic (below)
     std::string model = "coulomb";
     int faces = 8;
     double density = 2500.0;
@@ -76,8 +77,8 @@ Options parse(int argc, char** argv) {
         else throw std::invalid_argument("unknown option " + key);
     }
     if (o.shapes.empty()) throw std::invalid_argument("at least one --shape is needed");
-    if (o.count < 1 || o.endTime < 0.0 || o.settle < 0.0 || o.dt <= 0.0 || o.faces < 1 || o.layers <= 0.0)
-        throw std::invalid_argument("--count, --dt, --faces and --layers must be positive, --time and --settle not negative");
+    if (o.count < 1 || o.endTime < 0.0 || o.settle < 0.0 || o.dt < 0.0 || o.faces < 1 || o.layers <= 0.0)
+        throw std::invalid_argument("--count, --faces and --layers must be positive, --dt, --time and --settle not negative");
     return o;
 }
 
@@ -87,11 +88,12 @@ bool inside(const Vec3& x, const Vec3& lo, const Vec3& hi) {
 
 int run(const Options& o) {
     ParticleSystem ps;
-    double maxRadius = 0.0, meanVolume = 0.0;
+    double maxRadius = 0.0, meanVolume = 0.0, minDeq = 1e300;
     for (const auto& s : o.shapes) {
         ps.types.emplace_back(s, o.density);
         maxRadius = std::max(maxRadius, s.boundingRadius());
         meanVolume += s.volume() / o.shapes.size();
+        minDeq = std::min(minDeq, s.equivalentDiameter());
     }
     // Footprint: a bed about `layers` d_eq deep at a solid fraction of 0.55
     // (at least five bounding radii wide, for long particles). Injection
@@ -101,11 +103,10 @@ int run(const Options& o) {
     const double bedVolume = o.count * meanVolume / 0.55;
     const double meanDeq = std::cbrt(6.0 * meanVolume / M_PI);
     // The footprint is widened (fewer layers) where the injection column would
-    // be taller than 0.1 m: impacts stay below 1.4 m/s, about 0.3 % of d_eq of
-    // travel per 1e-5 s step, as in the tutorials.
+    // be taller than kColumn: impacts stay below sqrt(2 g kColumn) = 1 m/s.
     const double sphereVolume = 4.0 / 3.0 * M_PI * maxRadius * maxRadius * maxRadius;
     const double footprint = std::max({std::sqrt(bedVolume / (o.layers * meanDeq)), 5.0 * maxRadius,
-                                       std::sqrt(o.count * sphereVolume / 0.12 / 0.1)});
+                                       std::sqrt(o.count * sphereVolume / 0.12 / kColumn)});
     double injectionHeight = o.count * sphereVolume / 0.12 / (footprint * footprint) + 2.0 * maxRadius;
     InjectionSpec spec;
     spec.count = o.count;
@@ -146,14 +147,19 @@ int run(const Options& o) {
     // sees it: kinetic energy below 1e-6 of the released potential energy
     // for 0.05 s.
     const double landingTime = std::sqrt(2.0 * hi[2] / kGravity);
+    // Time step: the given one, or (default) 1e-5 s or less, so that two
+    // particles meeting head-on at the impact speed close by at most 0.5 %
+    // of the smallest d_eq per step (the overlap a step of drift can make;
+    // the acceptance bound is 1 %).
+    const double dt = o.dt > 0.0 ? o.dt : std::min(1e-5, 0.0025 * minDeq / (kGravity * landingTime));
     const double endTime = o.endTime > 0.0 ? o.endTime : landingTime + o.settle;
-    const long steps = std::lround(endTime / o.dt);
-    const long quietStepsNeeded = std::lround(0.05 / o.dt);
+    const long steps = std::lround(endTime / dt);
+    const long quietStepsNeeded = std::lround(0.05 / dt);
     double maxOverlap = 0.0, kineticOverDrop = 0.0, settledAt = -1.0;
     long pushedBack = 0, fallbacks = 0, contactSteps = 0, newton = 0, quietSteps = 0, n = 0;
     const auto t0 = std::chrono::steady_clock::now();
     for (; n < steps; ++n) {
-        const StepStatistics st = engine.step(ps, o.dt);
+        const StepStatistics st = engine.step(ps, dt);
         maxOverlap = std::max(maxOverlap, st.maxOverlapOverDeq);
         pushedBack += st.pushedBack;
         fallbacks += st.fallbacks;
@@ -163,7 +169,7 @@ int run(const Options& o) {
         kineticOverDrop = drop > 0.0 ? st.kineticEnergy / drop : 1.0;
         quietSteps = kineticOverDrop < 1e-6 ? quietSteps + 1 : 0;
         if (quietSteps >= quietStepsNeeded) {
-            settledAt = (n + 1) * o.dt;
+            settledAt = (n + 1) * dt;
             ++n;
             break;
         }
@@ -181,11 +187,11 @@ int run(const Options& o) {
     std::printf("{\"clean\": %s, \"particles\": %zu, \"lost\": %ld, \"outside\": %ld, \"nonFinite\": %ld, "
                 "\"maxOverlapOverDeq\": %.3e, \"pushedBack\": %ld, \"fallbacks\": %ld, "
                 "\"contactsPerStep\": %.1f, \"newtonPerStep\": %.1f, \"kineticOverDrop\": %.2e, "
-                "\"settledAt\": %.4g, \"time\": %.4g, \"steps\": %ld, \"usPerParticleStep\": %.3f, "
+                "\"settledAt\": %.4g, \"time\": %.4g, \"dt\": %.3g, \"steps\": %ld, \"usPerParticleStep\": %.3f, "
                 "\"box\": [%.4g, %.4g, %.4g]}\n",
                 clean ? "true" : "false", ps.size(), lost, outside, nonFinite, maxOverlap, pushedBack, fallbacks,
                 static_cast<double>(contactSteps) / n, static_cast<double>(newton) / n, kineticOverDrop,
-                settledAt, n * o.dt, n, 1e6 * seconds / (n * static_cast<double>(ps.size())), hi[0], hi[1], hi[2]);
+                settledAt, n * dt, dt, n, 1e6 * seconds / (n * static_cast<double>(ps.size())), hi[0], hi[1], hi[2]);
     return clean ? 0 : 1;
 }
 

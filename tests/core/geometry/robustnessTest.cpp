@@ -123,3 +123,26 @@ TEST(Robustness, ExtremeExponentsFarAway) {
     EXPECT_DOUBLE_EQ(s.implicitFunction(Vec3(1e-5, 1e-5, 1e-5)), -1.0);
     EXPECT_TRUE(sef::isFinite(s.gradient(Vec3(1e-200, 0, 1e-300))));
 }
+
+TEST(Robustness, FarPointsUnderTrapsStayFiniteAndOutside) {
+    // Far outside the body (up to 1e12 half-axes, beyond the clamp of the
+    // implicit function's powers) every function is finite (this executable
+    // traps overflow, so an overflowing power would kill it) and S > 0.
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<double> logDistance(0.5, 12.0), eps(0.1, 1.9);
+    std::normal_distribution<double> g(0.0, 1.0);
+    for (int k = 0; k < 20000; ++k) {
+        const double e1 = k % 3 == 0 ? 0.1 : eps(rng), e2 = k % 5 == 0 ? 0.1 : eps(rng);
+        const Superellipsoid s(1e-3, 4e-4, 2e-4, e1, e2);
+        Vec3 d(g(rng), g(rng), g(rng));
+        if (k % 7 == 0) d[k % 2] = 0.0; // on a coordinate plane: x = 0 or y = 0
+        const Vec3 x = std::pow(10.0, logDistance(rng)) * s.a() * d.normalized();
+        const sef::ImplicitDerivatives D = s.evaluate(x);
+        ASSERT_TRUE(std::isfinite(D.value) && sef::isFinite(D.gradient) && sef::isFinite(D.hessian)
+                    && finite(s.thirdDerivatives(x)))
+            << "eps " << e1 << " " << e2 << " x " << x.transpose();
+        EXPECT_GT(D.value, 0.0);
+        EXPECT_GT(D.gradient.dot(x), 0.0); // S grows outward
+        EXPECT_GT(s.gaugeFunction(x), 1.0);
+    }
+}
