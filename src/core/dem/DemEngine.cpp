@@ -40,6 +40,7 @@
 #include "dem/SequentialImpulseSolver.hpp"
 #include "dem/WarmStartCache.hpp"
 #include "dem/WallFaceContact.hpp"
+#include "kinematics/LinearRelaxation.hpp"
 #include "kinematics/RigidBodyIntegrator.hpp"
 #include "kinematics/RigidBodyState.hpp"
 
@@ -87,6 +88,14 @@ struct DemEngine::Impl {
     std::vector<std::int64_t> ids;
     std::vector<double> radius, diameter;
     std::vector<Vec3> force, torque, centres, shift; // centres: at the start of the substep
+    // Fluid drag (ParticleSystem::fluidDrag given): the exact half-kick
+    // propagators of the step (translation and rotation), the world inertia
+    // they were built with, and the drag impulses accumulated over the step.
+    bool hasDrag = false;
+    std::vector<FluidDrag> drag;
+    std::vector<RelaxationPropagator> kickT, kickR;
+    std::vector<Mat3> inertiaWorld;
+    std::vector<Vec3> dragImpulse, dragAngular;
     std::vector<double> excess, correction;
     std::vector<PairPose> poses; // of the bodies at detection (rotation matrix once per substep)
     std::vector<DemContact> contacts, wallContacts, active;
@@ -127,6 +136,7 @@ struct DemEngine::Impl {
     void substep(double h, StepStatistics& stats, bool begun);
     bool beginBody(std::size_t i, double h);
     void halfKick(std::size_t i, double h);
+    void setUpDrag(std::size_t k, double h);
     void drift(std::size_t i, double h);
     void detect(StepStatistics& stats);
     void addRimPoints(const ContactResult& r, const ContactKey& key, int i, int j, int face,
@@ -234,6 +244,10 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
     Impl& m = *impl_;
     const std::size_t n = ps.size();
     m.system = &ps;
+    m.hasDrag = !ps.fluidDrag.empty();
+    if (m.hasDrag && ps.fluidDrag.size() != n)
+        throw std::invalid_argument("DemEngine::step: fluidDrag must be empty or have one entry per particle (" +
+                                    std::to_string(ps.fluidDrag.size()) + " for " + std::to_string(n) + ")");
 
     // Gather into rigid-body states once per call (scatter at the end), in
     // spatial order for large systems (computeOrder).
@@ -258,6 +272,12 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
     m.diameter.resize(n);
     m.force.resize(n);
     m.torque.resize(n);
+    if (m.hasDrag) {
+        for (auto* v : {&m.kickT, &m.kickR}) v->resize(n);
+        for (auto* v : {&m.dragImpulse, &m.dragAngular}) v->assign(n, Vec3::Zero());
+        m.drag.resize(n);
+        m.inertiaWorld.resize(n);
+    }
     std::vector<double> typeDiameter(ps.types.size());
     for (std::size_t t = 0; t < ps.types.size(); ++t)
         typeDiameter[t] = ps.types[t].shape.equivalentDiameter();
@@ -295,6 +315,10 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
             throw std::runtime_error("DEM step: external force or torque of particle id " +
                                      std::to_string(ps.id[i]) + " is not finite");
         m.accelerationScale = std::max(m.accelerationScale, (m.settings.gravity + f / type.mass).norm());
+        if (m.hasDrag) {
+            m.drag[k] = ps.fluidDrag[i];
+            m.setUpDrag(k, h);
+        }
         finite = m.beginBody(k, h) && finite;
     }
     if (!finite) m.checkFinite("after integration"); // names the particle
@@ -312,6 +336,15 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
         ps.angularVelocity[i] = b.angularVelocity;
         stats.kineticEnergy += b.kineticEnergy();
     }
+    if (m.hasDrag) {
+        ps.dragImpulse.resize(n);
+        ps.dragAngularImpulse.resize(n);
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::size_t i = reorder ? k : m.order[k];
+            ps.dragImpulse[i] = m.dragImpulse[k];
+            ps.dragAngularImpulse[i] = m.dragAngular[k];
+        }
+    }
     if (reorder) {
         // the rest of the particle arrays in body order; body k is particle k
         // (swapped: the engine's copies are rewritten by the next gather)
@@ -319,6 +352,7 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
         ps.id.swap(m.ids);
         ps.externalForce.swap(m.force);
         ps.externalTorque.swap(m.torque);
+        if (m.hasDrag) ps.fluidDrag.swap(m.drag);
         for (std::size_t k = 0; k < n; ++k) m.order[k] = m.bodyOf[k] = k;
     }
     m.system = nullptr;
@@ -425,7 +459,39 @@ bool DemEngine::Impl::beginBody(std::size_t i, double h) {
 }
 
 void DemEngine::Impl::halfKick(std::size_t i, double h) {
-    bodies[i].velocity += (0.5 * h) * (settings.gravity + force[i] / bodies[i].mass);
+    RigidBodyState& b = bodies[i];
+    if (!hasDrag) {
+        b.velocity += (0.5 * h) * (settings.gravity + force[i] / b.mass);
+        return;
+    }
+    // Exact half kick with the fluid drag (setUpDrag); the drag's share of
+    // the change is what the fluid gives: the change less gravity's and the
+    // external force's impulses.
+    const Vec3 v = kickT[i].apply(b.velocity);
+    dragImpulse[i] += b.mass * (v - b.velocity) - (0.5 * h) * (b.mass * settings.gravity + force[i]);
+    b.velocity = v;
+    // Rotational drag relaxes omega toward the flow's torque-free rate; the
+    // external torque and the free rotation stay in the drift (Strang).
+    const Vec3 w = kickR[i].apply(b.angularVelocity);
+    dragAngular[i] += inertiaWorld[i] * (w - b.angularVelocity);
+    b.angularVelocity = w;
+}
+
+// The exact propagators of the half kicks over h/2 with the fluid drag of
+// body k (kinematics/LinearRelaxation.hpp), coefficients held at the start of
+// the step: M dv/dt = m g + F + D (u - v) and I_w dw/dt = R (w_f - w).
+void DemEngine::Impl::setUpDrag(std::size_t k, double h) {
+    const RigidBodyState& b = bodies[k];
+    const FluidDrag& d = drag[k];
+    try {
+        kickT[k] = relaxationPropagator(Mat3::Identity(), Vec3::Constant(b.mass), d.translation, d.fluidVelocity,
+                                        b.mass * settings.gravity + force[k], 0.5 * h);
+        const Mat3 R = b.orientation.toRotationMatrix();
+        kickR[k] = relaxationPropagator(R, b.principalInertia, d.rotation, d.fluidRotationRate, Vec3::Zero(), 0.5 * h);
+        inertiaWorld[k] = R * b.principalInertia.asDiagonal() * R.transpose();
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("DEM step: fluid drag of particle id " + std::to_string(ids[k]) + ": " + e.what());
+    }
 }
 
 void DemEngine::Impl::drift(std::size_t i, double h) {

@@ -56,6 +56,7 @@ std::size_t ParticleSystem::add(int typeIndex, std::int64_t particleId, const Ve
     angularVelocity.push_back(w);
     externalForce.push_back(Vec3::Zero());
     externalTorque.push_back(Vec3::Zero());
+    if (!fluidDrag.empty()) fluidDrag.emplace_back();
     return size() - 1;
 }
 
@@ -73,6 +74,9 @@ void ParticleSystem::remove(std::size_t i) {
         angularVelocity[i] = angularVelocity[last];
         externalForce[i] = externalForce[last];
         externalTorque[i] = externalTorque[last];
+        if (fluidDrag.size() > last) fluidDrag[i] = fluidDrag[last];
+        if (dragImpulse.size() > last) dragImpulse[i] = dragImpulse[last];
+        if (dragAngularImpulse.size() > last) dragAngularImpulse[i] = dragAngularImpulse[last];
     }
     type.pop_back();
     id.pop_back();
@@ -82,6 +86,9 @@ void ParticleSystem::remove(std::size_t i) {
     angularVelocity.pop_back();
     externalForce.pop_back();
     externalTorque.pop_back();
+    for (auto* v : {&dragImpulse, &dragAngularImpulse})
+        if (v->size() > last) v->pop_back();
+    if (fluidDrag.size() > last) fluidDrag.pop_back();
 }
 
 } // namespace sef::dem

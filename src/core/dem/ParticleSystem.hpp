@@ -21,6 +21,22 @@ struct ParticleType {
     ParticleType(const Superellipsoid& s, double rho);
 };
 
+// Linear fluid resistance of one particle over a step (world frame, held
+// constant over the step): drag F = translation (fluidVelocity - v), paper 001
+// eqs. (5)-(6) with the rotated tensor pi mu c R K R^T; torque
+// T = rotation (fluidRotationRate - omega), eq. (21) written as
+// pi mu c^3 R Omega R^T times the torque-free rotation rate
+// (hydrodynamics/ResistanceTensors.hpp: torqueFreeRotationRate). The step
+// integrates both exactly (kinematics/LinearRelaxation.hpp), so a response
+// time far below the step is stable and does not overshoot. Both tensors
+// symmetric positive semi-definite; zero: no drag.
+struct FluidDrag {
+    Mat3 translation = Mat3::Zero();     // [kg/s]
+    Vec3 fluidVelocity = Vec3::Zero();   // [m/s]
+    Mat3 rotation = Mat3::Zero();        // [kg m^2/s]
+    Vec3 fluidRotationRate = Vec3::Zero(); // [rad/s]
+};
+
 struct ParticleSystem {
     std::vector<ParticleType> types;
 
@@ -33,6 +49,15 @@ struct ParticleSystem {
     std::vector<Vec3> angularVelocity;    // [rad/s], world
     std::vector<Vec3> externalForce;      // [N], world, held constant over a step (fluid forces)
     std::vector<Vec3> externalTorque;     // [N m], world
+    // Fluid coupling (the cloud; the dry solver leaves these empty).
+    // fluidDrag: empty (no drag) or one entry per particle, input to step.
+    // dragImpulse / dragAngularImpulse: written by step when fluidDrag is
+    // given: the momentum [N s] and angular momentum [N m s] the drag gave
+    // each particle over the step (world), exactly what the integration
+    // applied, so the fluid can receive the opposite, to round-off.
+    std::vector<FluidDrag> fluidDrag;
+    std::vector<Vec3> dragImpulse;
+    std::vector<Vec3> dragAngularImpulse;
 
     std::size_t size() const { return position.size(); }
 
@@ -40,7 +65,8 @@ struct ParticleSystem {
     std::size_t add(int typeIndex, std::int64_t particleId, const Vec3& x, const Quat& q,
                     const Vec3& v = Vec3::Zero(), const Vec3& w = Vec3::Zero());
 
-    // Removes particle i (swap with last; order is not preserved).
+    // Removes particle i (swap with last; order is not preserved). The
+    // fluid-coupling arrays follow when they have one entry per particle.
     void remove(std::size_t i);
 };
 

@@ -1,0 +1,50 @@
+#include "kinematics/LinearRelaxation.hpp"
+
+#include <Eigen/Eigenvalues>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace sef {
+
+RelaxationPropagator relaxationPropagator(const Mat3& Q, const Vec3& massPrincipal, const Mat3& D,
+                                          const Vec3& u, const Vec3& f, double tau) {
+    if (!isFinite(massPrincipal) || !(massPrincipal.minCoeff() > 0.0))
+        throw std::invalid_argument("relaxationPropagator: mass must be finite and positive");
+    if (!isFinite(D) || !isFinite(u) || !isFinite(f) || !isFinite(Q))
+        throw std::invalid_argument("relaxationPropagator: resistance, fluid velocity and force must be finite");
+    if (!std::isfinite(tau) || tau < 0.0) throw std::invalid_argument("relaxationPropagator: tau must be >= 0");
+    const double scale = D.cwiseAbs().maxCoeff();
+    if ((D - D.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale)
+        throw std::invalid_argument("relaxationPropagator: resistance must be symmetric");
+
+    // M^-1/2 and M^1/2 from the principal axes.
+    const Vec3 rootMass = massPrincipal.cwiseSqrt();
+    const Mat3 invRoot = Q * rootMass.cwiseInverse().asDiagonal() * Q.transpose();
+    const Mat3 root = Q * rootMass.asDiagonal() * Q.transpose();
+
+    RelaxationPropagator p;
+    if (scale == 0.0) { // no drag: a plain kick, v += tau M^-1 f
+        p.offset = tau * (Q * (Q.transpose() * f).cwiseQuotient(massPrincipal));
+        return p;
+    }
+    const Mat3 S = invRoot * (0.5 * (D + D.transpose())) * invRoot;
+    Eigen::SelfAdjointEigenSolver<Mat3> eig;
+    eig.computeDirect(S);
+    const Mat3& V = eig.eigenvectors();
+    Vec3 decay, phi;
+    for (int k = 0; k < 3; ++k) {
+        const double lambda = std::max(eig.eigenvalues()[k], 0.0); // PSD: round-off below 0
+        const double x = lambda * tau;
+        decay[k] = std::exp(-x);
+        phi[k] = x > 1e-300 ? -std::expm1(-x) / lambda : tau;
+    }
+    const Mat3 left = invRoot * V;       // M^-1/2 V
+    const Mat3 right = V.transpose();    // V^T
+    p.transition = left * decay.asDiagonal() * right * root;
+    const Vec3 oneMinus = (Vec3::Ones() - decay);
+    p.offset = left * (oneMinus.asDiagonal() * (right * (root * u)) + phi.asDiagonal() * (right * (invRoot * f)));
+    return p;
+}
+
+} // namespace sef
