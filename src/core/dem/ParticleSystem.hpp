@@ -4,6 +4,7 @@
 // superellipsoidDEMFoam and the fluid-coupled cloud): they fill it, call
 // DemEngine::step, and read it back.
 #include "geometry/Superellipsoid.hpp"
+#include "kinematics/LinearRelaxation.hpp" // FluidDrag
 
 #include <cstdint>
 #include <vector>
@@ -19,22 +20,6 @@ struct ParticleType {
     double boundingRadius;   // minimal bounding sphere [m]
 
     ParticleType(const Superellipsoid& s, double rho);
-};
-
-// Linear fluid resistance of one particle over a step (world frame, held
-// constant over the step): drag F = translation (fluidVelocity - v), paper 001
-// eqs. (5)-(6) with the rotated tensor pi mu c R K R^T; torque
-// T = rotation (fluidRotationRate - omega), eq. (21) written as
-// pi mu c^3 R Omega R^T times the torque-free rotation rate
-// (hydrodynamics/ResistanceTensors.hpp: torqueFreeRotationRate). The step
-// integrates both exactly (kinematics/LinearRelaxation.hpp), so a response
-// time far below the step is stable and does not overshoot. Both tensors
-// symmetric positive semi-definite; zero: no drag.
-struct FluidDrag {
-    Mat3 translation = Mat3::Zero();     // [kg/s]
-    Vec3 fluidVelocity = Vec3::Zero();   // [m/s]
-    Mat3 rotation = Mat3::Zero();        // [kg m^2/s]
-    Vec3 fluidRotationRate = Vec3::Zero(); // [rad/s]
 };
 
 struct ParticleSystem {

@@ -32,6 +32,22 @@ struct RelaxationPropagator {
     Vec3 apply(const Vec3& v) const { return transition * v + offset; }
 };
 
+// Linear fluid resistance of one particle over a step (world frame, held
+// constant over the step): drag F = translation (fluidVelocity - v), paper 001
+// eqs. (5)-(6) with the rotated tensor pi mu c R K R^T; torque
+// T = rotation (fluidRotationRate - omega), eq. (21) written as
+// pi mu c^3 R Omega R^T times the torque-free rotation rate
+// (hydrodynamics/ResistanceTensors.hpp: torqueFreeRotationRate). The step
+// integrates both exactly (kinematics/LinearRelaxation.hpp), so a response
+// time far below the step is stable and does not overshoot. Both tensors
+// symmetric positive semi-definite; zero: no drag.
+struct FluidDrag {
+    Mat3 translation = Mat3::Zero();     // [kg/s]
+    Vec3 fluidVelocity = Vec3::Zero();   // [m/s]
+    Mat3 rotation = Mat3::Zero();        // [kg m^2/s]
+    Vec3 fluidRotationRate = Vec3::Zero(); // [rad/s]
+};
+
 // Solution operator of (1) over tau >= 0. The mass matrix is given by its
 // principal axes: M = Q diag(massPrincipal) Q^T (Q orthogonal; Q = I and
 // massPrincipal = (m, m, m) for translation, the body rotation and the

@@ -1,0 +1,49 @@
+#include "hydrodynamics/FluidForces.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace sef {
+
+ParticleFluidForces fluidForces(const HydrodynamicShape& p, const Quat& q, const Vec3& v, const FluidState& fluid,
+                                const Vec3& gravity, const FluidForceModel& model) {
+    if (!std::isfinite(fluid.density) || !(fluid.density > 0.0) || !std::isfinite(fluid.dynamicViscosity) ||
+        !(fluid.dynamicViscosity > 0.0))
+        throw std::invalid_argument("fluidForces: fluid density and viscosity must be finite and positive");
+    if (!isFinite(fluid.velocity) || !isFinite(fluid.velocityGradient) || !isFinite(fluid.acceleration) ||
+        !isFinite(v) || !isFinite(q.coeffs()))
+        throw std::invalid_argument("fluidForces: fluid and particle state must be finite");
+
+    const Superellipsoid& s = p.shape;
+    const double c = s.halfAxes().minCoeff(), mu = fluid.dynamicViscosity;
+    const Mat3 R = q.toRotationMatrix();
+    ParticleFluidForces out;
+    const Vec3 slip = fluid.velocity - v;
+    out.reynolds = fluid.density * slip.norm() * p.factors.equivalentDiameter / mu;
+
+    if (model.drag) {
+        // eq. (6): the body-frame diagonal tensor rotated to the world frame
+        const Mat3 stokes = M_PI * mu * c * R * p.tensors.K.asDiagonal() * R.transpose();
+        double crosswise = 1.0, forceRatio = 1.0;
+        if (model.dragCorrection == DragCorrectionModel::hoelzerSommerfeld && out.reynolds > 0.0) {
+            const double dEq = p.factors.equivalentDiameter;
+            crosswise = 0.25 * M_PI * dEq * dEq / projectedArea(s, R.transpose() * slip);
+            forceRatio = (stokes * slip).dot(slip.normalized()) / (3.0 * M_PI * mu * dEq * slip.norm());
+        }
+        out.dragFactor = dragCorrectionFactor(model.dragCorrection, out.reynolds, p.factors, crosswise, forceRatio);
+        out.drag.translation = out.dragFactor * stokes;
+        out.drag.fluidVelocity = fluid.velocity;
+    }
+    if (model.rotationalDrag) {
+        out.drag.rotation = M_PI * mu * c * c * c * R * p.tensors.Omega.asDiagonal() * R.transpose();
+        const Mat3 gradBody = R.transpose() * fluid.velocityGradient * R;
+        const Vec3 rateBody = model.strainTorque ? torqueFreeRotationRate(p.tensors, gradBody) : halfVorticity(gradBody);
+        out.drag.fluidRotationRate = R * rateBody;
+    }
+    const double fluidMass = fluid.density * s.volume();
+    if (model.buoyancy) out.force -= fluidMass * gravity;
+    if (model.pressureGradient) out.force += fluidMass * fluid.acceleration;
+    return out;
+}
+
+} // namespace sef
