@@ -105,8 +105,12 @@ Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double lev
         }
         if (!(next > lo && next < hi) && std::isnan(fHi)) {
             pHi = body.support(t);
-            fHi = std::log((top - up.dot(pHi)) / topHeight);
-            if (!(fHi > 0.0)) return pHi; // the cap reaches the silhouette
+            // the cap reaches the silhouette (drop <= topHeight, f <= 0);
+            // tested before the log: a zero drop would be log(0), which
+            // raises divide-by-zero (OpenFOAM traps it)
+            const double dropHi = top - up.dot(pHi);
+            if (!(dropHi > topHeight)) return pHi;
+            fHi = std::log(dropHi / topHeight);
         }
         if (!(next > lo && next < hi))
             next = std::isfinite(fLo) && std::isfinite(hi) ? hi - fHi * (hi - lo) / (fHi - fLo)
