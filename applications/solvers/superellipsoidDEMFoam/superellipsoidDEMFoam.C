@@ -34,6 +34,7 @@ Description
 #include "foamEigen.H"
 
 #include "dem/DemEngine.hpp"
+#include "dem/Subcycling.hpp"
 
 #include <fstream>
 #include "dem/RandomInjection.hpp"
@@ -380,12 +381,32 @@ int main(int argc, char *argv[])
     runTotals totals;
     sef::dem::StepStatistics stats;
     clockTime clock;
+    label subCycles = props.subCycles, cappedSteps = 0;
     Info<< nl << "Starting time loop" << nl << endl;
     while (runTime.loop())
     {
         try
         {
-            stats = engine.step(particles, runTime.deltaTValue(), props.subCycles);
+            subCycles = props.subCycles;
+            if (subCycles == 0)
+            {
+                const sef::dem::SubcycleChoice choice = sef::dem::automaticSubcycles
+                (
+                    particles, runTime.deltaTValue(), props.engine.gravity,
+                    props.subCycleTravel, props.maxSubCycles
+                );
+                subCycles = choice.subcycles;
+                if (choice.capped && ++cappedSteps <= 10)
+                {
+                    WarningInFunction
+                        << "automatic subCycles capped at maxSubCycles "
+                        << props.maxSubCycles << " at time " << runTime.timeName()
+                        << ": a particle travels " << choice.largestTravel
+                        << " d_eq in this step (reduce deltaT; the first 10"
+                        << " such steps are reported)" << endl;
+                }
+            }
+            stats = engine.step(particles, runTime.deltaTValue(), subCycles);
         }
         catch (const std::exception& err)
         {
@@ -413,6 +434,7 @@ int main(int argc, char *argv[])
         {
             Info<< "Time = " << runTime.timeName()
                 << "  particles " << label(particles.size())
+                << "  subcycles " << subCycles
                 << "  contacts " << stats.contacts
                 << " (pairs " << stats.pairContacts << ", walls " << stats.wallContacts << ")"
                 << "  Newton its " << stats.newtonIterations

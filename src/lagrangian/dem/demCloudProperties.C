@@ -147,8 +147,30 @@ Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
 {
     demCloudProperties props;
     props.cloudName = dict.lookupOrDefault<word>("cloudName", "superellipsoidCloud");
-    props.subCycles = dict.lookupOrDefault<label>("subCycles", 1);
-    if (props.subCycles < 1) badEntry(dict, "subCycles", "must be >= 1");
+    // subCycles: a count, or 'auto' (dem/Subcycling.hpp: each particle
+    // travels at most subCycleTravel of its d_eq per substep, paper 001 sec. 5)
+    props.subCycles = 1;
+    if (dict.found("subCycles"))
+    {
+        ITstream& is = dict.lookup("subCycles");
+        const token t(is);
+        if (t.isWord() && t.wordToken() == "auto")
+        {
+            props.subCycles = 0;
+        }
+        else if (t.isLabel() && t.labelToken() >= 1)
+        {
+            props.subCycles = t.labelToken();
+        }
+        else
+        {
+            badEntry(dict, "subCycles", "must be a count >= 1 or 'auto'");
+        }
+    }
+    props.subCycleTravel = dict.lookupOrDefault<scalar>("subCycleTravel", 0.1);
+    if (!(props.subCycleTravel > 0)) badEntry(dict, "subCycleTravel", "must be > 0");
+    props.maxSubCycles = dict.lookupOrDefault<label>("maxSubCycles", 1000);
+    if (props.maxSubCycles < 1) badEntry(dict, "maxSubCycles", "must be >= 1");
 
     // Particle types: one sub-dictionary each (shape, density, fraction)
     const dictionary& typesDict = dict.subDict("particleTypes");

@@ -1,0 +1,25 @@
+#pragma once
+// Automatic number of collision substeps per step (both solvers; the cloud
+// subcycles inside a fluid step). Paper 001 sec. 5.1-5.2: collisions are
+// resolved with negligible deviations when a particle travels at most about
+// 10 % of its d_eq per (sub)step, and a step of 100 % d_eq split into 10
+// substeps is as accurate as a step of 10 %. So
+//   n = ceil( max_i s_i / (travelFraction d_eq,i) ),
+//   s_i = (|v_i| + |g + F_i/m_i| dt) dt   (speed at the end of the step, bounded),
+// at least 1 and at most maxSubcycles.
+#include "dem/ParticleSystem.hpp"
+
+namespace sef::dem {
+
+struct SubcycleChoice {
+    int subcycles = 1;
+    bool capped = false;       // maxSubcycles was reached (the caller should say so)
+    double largestTravel = 0;  // max_i s_i / d_eq,i over the step
+};
+
+// Throws std::invalid_argument for dt <= 0, travelFraction <= 0 or
+// maxSubcycles < 1 (and non-finite values).
+SubcycleChoice automaticSubcycles(const ParticleSystem& particles, double dt, const Vec3& gravity,
+                                  double travelFraction = 0.1, int maxSubcycles = 1000);
+
+} // namespace sef::dem
