@@ -19,6 +19,9 @@
 #include "dem/BoxWalls.hpp"
 #include "dem/DemEngine.hpp"
 #include "dem/RandomInjection.hpp"
+#include "contact/PairContact.hpp"
+
+#include <deque>
 
 #include <algorithm>
 #include <chrono>
@@ -49,6 +52,7 @@ struct Options {
     int faces = 8;
     double density = 2500.0;
     double layers = 5.0;
+    bool diagnose = false; // on the first step above 1 % overlap: the pair's history
 };
 
 Superellipsoid parseShape(const std::string& text) {
@@ -74,12 +78,65 @@ Options parse(int argc, char** argv) {
         else if (key == "--faces") o.faces = std::stoi(value);
         else if (key == "--density") o.density = std::stod(value);
         else if (key == "--layers") o.layers = std::stod(value);
+        else if (key == "--diagnose") o.diagnose = value == "1" || value == "yes";
         else throw std::invalid_argument("unknown option " + key);
     }
     if (o.shapes.empty()) throw std::invalid_argument("at least one --shape is needed");
     if (o.count < 1 || o.endTime < 0.0 || o.settle < 0.0 || o.dt < 0.0 || o.faces < 1 || o.layers <= 0.0)
         throw std::invalid_argument("--count, --faces and --layers must be positive, --dt, --time and --settle not negative");
     return o;
+}
+
+// The deepest overlapping pair (exact narrow phase, all pairs) of the state
+// before the step that reported the deep overlap, and that pair's exact depth
+// over the kept history: did it sink in over many steps unseen, or at once?
+void diagnoseDeepestPair(const std::deque<ParticleSystem>& history, long step, double dt) {
+    const ParticleSystem& ps = history.back();
+    PairContactOptions exact;
+    exact.boundingVolumeRejection = false;
+    auto depthOf = [&](const ParticleSystem& s, std::size_t i, std::size_t j) {
+        const ContactResult r = detectPairContact(s.types[s.type[i]].shape, Pose{s.position[i], s.orientation[i]},
+                                                  s.types[s.type[j]].shape, Pose{s.position[j], s.orientation[j]},
+                                                  nullptr, exact);
+        return r.contact ? r.depth : 0.0;
+    };
+    double deepest = 0.0;
+    std::size_t bi = 0, bj = 0;
+    for (std::size_t i = 0; i < ps.size(); ++i)
+        for (std::size_t j = i + 1; j < ps.size(); ++j) {
+            const double R = ps.types[ps.type[i]].boundingRadius + ps.types[ps.type[j]].boundingRadius;
+            if ((ps.position[i] - ps.position[j]).squaredNorm() > R * R) continue;
+            const double d = depthOf(ps, i, j) / std::min(ps.types[ps.type[i]].shape.equivalentDiameter(),
+                                                          ps.types[ps.type[j]].shape.equivalentDiameter());
+            if (d > deepest) deepest = d, bi = i, bj = j;
+        }
+    std::fprintf(stderr, "step %ld (t = %.6g s): deepest pair ids %lld, %lld (types %d, %d): %.3e d_eq\n", step,
+                 step * dt, static_cast<long long>(ps.id[bi]), static_cast<long long>(ps.id[bj]), ps.type[bi],
+                 ps.type[bj], deepest);
+    // the pair's depth back in time (every 50th kept state, then the last 20)
+    const std::size_t m = history.size();
+    for (std::size_t k = 0; k < m; ++k) {
+        if (k % 50 != 0 && k + 20 < m) continue;
+        const ParticleSystem& s = history[k];
+        std::size_t i = s.size(), j = s.size();
+        for (std::size_t q = 0; q < s.size(); ++q) {
+            if (s.id[q] == ps.id[bi]) i = q;
+            if (s.id[q] == ps.id[bj]) j = q;
+        }
+        if (i == s.size() || j == s.size()) continue;
+        const double d = depthOf(s, i, j);
+        std::fprintf(stderr, "  step %ld: depth %.4e m, centres %.6g apart\n", step - static_cast<long>(m - k - 1), d,
+                     (s.position[i] - s.position[j]).norm());
+        if (d > 1e-2 * s.types[s.type[i]].shape.equivalentDiameter()) { // the pair as superellipsoidContact input
+            for (std::size_t b : {i, j}) {
+                const Superellipsoid& sh = s.types[s.type[b]].shape;
+                std::fprintf(stderr, "    body: shape [%.17g, %.17g, %.17g, %.17g, %.17g] position [%.17g, %.17g, %.17g] "
+                             "orientation [%.17g, %.17g, %.17g, %.17g]\n", sh.a(), sh.b(), sh.c(), sh.eps1(), sh.eps2(),
+                             s.position[b].x(), s.position[b].y(), s.position[b].z(), s.orientation[b].w(),
+                             s.orientation[b].x(), s.orientation[b].y(), s.orientation[b].z());
+            }
+        }
+    }
 }
 
 bool inside(const Vec3& x, const Vec3& lo, const Vec3& hi) {
@@ -158,8 +215,18 @@ int run(const Options& o) {
     double maxOverlap = 0.0, kineticOverDrop = 0.0, settledAt = -1.0;
     long pushedBack = 0, fallbacks = 0, contactSteps = 0, newton = 0, quietSteps = 0, n = 0;
     const auto t0 = std::chrono::steady_clock::now();
+    std::deque<ParticleSystem> history; // --diagnose: the states before the last steps
+    bool diagnosed = false;
     for (; n < steps; ++n) {
+        if (o.diagnose) {
+            history.push_back(ps);
+            if (history.size() > 3000) history.pop_front();
+        }
         const StepStatistics st = engine.step(ps, dt);
+        if (o.diagnose && !diagnosed && st.maxOverlapOverDeq > 1e-2) {
+            diagnosed = true;
+            diagnoseDeepestPair(history, n, dt);
+        }
         maxOverlap = std::max(maxOverlap, st.maxOverlapOverDeq);
         pushedBack += st.pushedBack;
         fallbacks += st.fallbacks;

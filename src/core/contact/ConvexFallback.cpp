@@ -112,11 +112,22 @@ ConvexFallbackResult gjkEpa(const std::function<Vec3(const Vec3&)>& supportK,
     simplex.pushFront(supportK(d));
     d = -simplex.p[0];
     bool contains = false;
+    // The smallest overlap h_K(d) met on the way and its direction: the
+    // answer of a grazing (undecided) configuration. Every h_K(d) bounds the
+    // depth from above, and GJK's directions close in on the contact normal;
+    // an arbitrary default direction instead would report the overlap along
+    // it, a depth of order the body size for two barely touching bodies.
+    double bestSupport = std::numeric_limits<double>::infinity();
     for (int it = 0; it < maxGjkIterations; ++it) {
         ++result.iterations;
         if (!(d.squaredNorm() > 0.0)) break; // origin on the simplex: grazing
         const Vec3 a = supportK(d);
         const double support = a.dot(d) / d.norm();
+        if (support < bestSupport) {
+            bestSupport = support;
+            result.normal = d.normalized();
+            result.overlap = support;
+        }
         if (support < 0.0) { // separating axis: h_K(d) < 0
             result.outcome = ConvexFallbackResult::Outcome::separated;
             // h_K(m) = h1(m) + h2(-m) is the overlap along m (body 1 -> 2).

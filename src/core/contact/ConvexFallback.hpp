@@ -10,7 +10,9 @@
 //  - intersecting: the EPA normal n (from body 1 to body 2) minimising
 //    h_K(n) = overlap along n, to within `tolerance`;
 //  - undecided: grazing configurations where neither certificate is found
-//    within the iteration budget (|overlap| is then below the tolerance).
+//    within the iteration budget (|overlap| is then below the tolerance);
+//    normal and overlap are the smallest h_K(d) over GJK's search directions
+//    (an upper bound of the depth, near zero when the bodies touch).
 #include "geometry/Types.hpp"
 
 #include <functional>

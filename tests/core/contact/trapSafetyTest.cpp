@@ -100,3 +100,32 @@ TEST(TrapSafety, WallContactsSunkThroughAndFarAbove) {
 
 } // namespace
 } // namespace sef
+
+namespace sef {
+namespace {
+
+TEST(GrazingFallback, UndecidedGjkReportsTheGrazingDepthNotAnArbitraryOverlap) {
+    // Found by the stress campaign (mixed bed, seed 3): a diamond (eps 1.9)
+    // and a 5:1:1 block (eps 0.1) touching to within 1e-12 m. GJK could
+    // decide neither way (grazing); the fallback then took the overlap along
+    // a default direction, 1.8e-4 m = 8.5 % of d_eq, and overlap removal shoved
+    // the pair apart. The reference is the minimum of the overlap over all
+    // normals (dense sampling and compass search): -2e-12 m.
+    const Superellipsoid diamond(0.002, 0.0015, 0.001, 1.9, 1.9), rod(0.0025, 0.0005, 0.0005, 0.1, 0.1);
+    const Pose p1 = test::makePose(Vec3(0.019961946371855489, 0.0023641707532436993, 0.00091509759331741508),
+                                   Quat(-0.16438330292426023, -0.54330755399436004, 0.81082502619289443,
+                                        -0.14268079195066369));
+    const Pose p2 = test::makePose(Vec3(0.021571744921274505, 0.0032439232149843802, 0.001187425870706302),
+                                   Quat(-0.65882883861670283, 0.063365474635297056, -0.14156398895052955,
+                                        -0.73613111268552189));
+    for (const bool forceFallback : {false, true}) {
+        PairContactOptions o;
+        o.forceFallback = forceFallback;
+        const ContactResult r = detectPairContact(diamond, p1, rod, p2, nullptr, o);
+        EXPECT_LT(std::fabs(r.depth), 1e-9) << "force fallback " << forceFallback; // 2e-6 of the rod's width
+        EXPECT_GT(r.normal.dot(Vec3(0.698735, 0.283905, 0.656634)), 0.9999);
+    }
+}
+
+} // namespace
+} // namespace sef
