@@ -53,6 +53,7 @@ struct Options {
     double density = 2500.0;
     double layers = 5.0;
     bool diagnose = false; // on the first step above 1 % overlap: the pair's history
+    bool reuse = true;     // the engine's reuse of narrow-phase answers (diagnosis)
 };
 
 Superellipsoid parseShape(const std::string& text) {
@@ -79,6 +80,7 @@ Options parse(int argc, char** argv) {
         else if (key == "--density") o.density = std::stod(value);
         else if (key == "--layers") o.layers = std::stod(value);
         else if (key == "--diagnose") o.diagnose = value == "1" || value == "yes";
+        else if (key == "--reuse") o.reuse = value == "1" || value == "yes";
         else throw std::invalid_argument("unknown option " + key);
     }
     if (o.shapes.empty()) throw std::invalid_argument("at least one --shape is needed");
@@ -90,7 +92,8 @@ Options parse(int argc, char** argv) {
 // The deepest overlapping pair (exact narrow phase, all pairs) of the state
 // before the step that reported the deep overlap, and that pair's exact depth
 // over the kept history: did it sink in over many steps unseen, or at once?
-void diagnoseDeepestPair(const std::deque<ParticleSystem>& history, long step, double dt) {
+void diagnoseDeepestPair(const std::deque<ParticleSystem>& history, long step, double dt, const Vec3& boxHi,
+                         const EngineSettings& coldSettings, int coldFaces) {
     const ParticleSystem& ps = history.back();
     PairContactOptions exact;
     exact.boundingVolumeRejection = false;
@@ -110,6 +113,59 @@ void diagnoseDeepestPair(const std::deque<ParticleSystem>& history, long step, d
                                                           ps.types[ps.type[j]].shape.equivalentDiameter());
             if (d > deepest) deepest = d, bi = i, bj = j;
         }
+    // the deepest wall penetration (box walls: support value along the outward normal)
+    double deepestWall = 0.0;
+    long wallId = -1;
+    for (std::size_t i = 0; i < ps.size(); ++i)
+        for (int axis = 0; axis < 3; ++axis)
+            for (int side = 0; side < 2; ++side) {
+                const Vec3 n = (side ? 1.0 : -1.0) * Vec3::Unit(axis);
+                const double plane = side ? boxHi[axis] : 0.0;
+                const double reach = ps.types[ps.type[i]].shape.supportValue(ps.orientation[i].conjugate() * n);
+                const double depth = (reach - (n.dot(Vec3::Unit(axis)) * (plane - ps.position[i][axis]))) /
+                                     ps.types[ps.type[i]].shape.equivalentDiameter();
+                if (depth > deepestWall) deepestWall = depth, wallId = static_cast<long>(ps.id[i]);
+            }
+    std::fprintf(stderr, "deepest wall penetration: particle id %ld, %.3e d_eq\n", wallId, deepestWall);
+    for (std::size_t k = 0; k < history.size(); ++k) { // its history, as for the pair below
+        if (k % 50 != 0 && k + 20 < history.size()) continue;
+        const ParticleSystem& h = history[k];
+        for (std::size_t i = 0; i < h.size(); ++i) {
+            if (h.id[i] != wallId) continue;
+            double worst = -1e300;
+            for (int axis = 0; axis < 3; ++axis)
+                for (int side = 0; side < 2; ++side) {
+                    const Vec3 n = (side ? 1.0 : -1.0) * Vec3::Unit(axis);
+                    const double reach = h.types[h.type[i]].shape.supportValue(h.orientation[i].conjugate() * n);
+                    worst = std::max(worst, reach - (side ? boxHi[axis] - h.position[i][axis] : h.position[i][axis]));
+                }
+            std::fprintf(stderr, "  step %ld: wall depth %.4e m, position %.6g %.6g %.6g, speed %.3g\n",
+                         step - static_cast<long>(history.size() - k - 1), worst, h.position[i].x(), h.position[i].y(),
+                         h.position[i].z(), h.velocity[i].norm());
+        }
+    }
+    // replay the last 1300 steps from the kept state by fresh engines, with
+    // and without reused answers: does the particle sink in again?
+    if (history.size() > 1300 && wallId >= 0) {
+        for (int reuse = 1; reuse >= 0; --reuse) {
+            ParticleSystem copy = history[history.size() - 1300];
+            EngineSettings s = coldSettings;
+            if (!reuse) s.contactReuseTolerance = s.flatContactReuseTolerance = 0.0;
+            DemEngine replay(boxWalls(Vec3::Zero(), boxHi, coldFaces), s);
+            double worstOverlap = 0.0;
+            for (int k = 0; k < 1300; ++k) worstOverlap = std::max(worstOverlap, replay.step(copy, dt).maxOverlapOverDeq);
+            std::fprintf(stderr, "replay of 1300 steps, reuse %d: max overlap %.3e d_eq\n", reuse, worstOverlap);
+        }
+    }
+    // the same step by a fresh engine (cold warm starts, no reused answers)
+    {
+        ParticleSystem copy = ps;
+        EngineSettings s = coldSettings;
+        DemEngine cold(boxWalls(Vec3::Zero(), boxHi, coldFaces), s);
+        const StepStatistics st = cold.step(copy, dt);
+        std::fprintf(stderr, "the step again by a fresh engine: max overlap %.3e d_eq (pair contacts %ld, walls %ld)\n",
+                     st.maxOverlapOverDeq, st.pairContacts, st.wallContacts);
+    }
     std::fprintf(stderr, "step %ld (t = %.6g s): deepest pair ids %lld, %lld (types %d, %d): %.3e d_eq\n", step,
                  step * dt, static_cast<long long>(ps.id[bi]), static_cast<long long>(ps.id[bj]), ps.type[bi],
                  ps.type[bj], deepest);
@@ -190,6 +246,7 @@ int run(const Options& o) {
         s.pair.tangentialRestitution = s.wall.tangentialRestitution = 0.0;
     }
     s.gravity = Vec3(0, 0, -kGravity);
+    if (!o.reuse) s.contactReuseTolerance = s.flatContactReuseTolerance = 0.0;
     DemEngine engine(boxWalls(lo, hi, o.faces), s);
 
     auto potential = [&ps] {
@@ -225,7 +282,7 @@ int run(const Options& o) {
         const StepStatistics st = engine.step(ps, dt);
         if (o.diagnose && !diagnosed && st.maxOverlapOverDeq > 1e-2) {
             diagnosed = true;
-            diagnoseDeepestPair(history, n, dt);
+            diagnoseDeepestPair(history, n, dt, hi, s, o.faces);
         }
         maxOverlap = std::max(maxOverlap, st.maxOverlapOverDeq);
         pushedBack += st.pushedBack;
