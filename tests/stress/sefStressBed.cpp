@@ -89,6 +89,19 @@ Options parse(int argc, char** argv) {
     return o;
 }
 
+// Deepest penetration [m] of particle i into the walls of the box [0, boxHi]:
+// its support value along each outward normal beyond that wall's plane.
+double boxWallDepth(const ParticleSystem& s, std::size_t i, const Vec3& boxHi) {
+    double worst = -1e300;
+    for (int axis = 0; axis < 3; ++axis)
+        for (int side = 0; side < 2; ++side) {
+            const Vec3 n = (side ? 1.0 : -1.0) * Vec3::Unit(axis);
+            const double reach = s.types[s.type[i]].shape.supportValue(s.orientation[i].conjugate() * n);
+            worst = std::max(worst, reach - (side ? boxHi[axis] - s.position[i][axis] : s.position[i][axis]));
+        }
+    return worst;
+}
+
 // The deepest overlapping pair (exact narrow phase, all pairs) of the state
 // before the step that reported the deep overlap, and that pair's exact depth
 // over the kept history: did it sink in over many steps unseen, or at once?
@@ -113,32 +126,20 @@ void diagnoseDeepestPair(const std::deque<ParticleSystem>& history, long step, d
                                                           ps.types[ps.type[j]].shape.equivalentDiameter());
             if (d > deepest) deepest = d, bi = i, bj = j;
         }
-    // the deepest wall penetration (box walls: support value along the outward normal)
+    // the deepest wall penetration
     double deepestWall = 0.0;
     long wallId = -1;
-    for (std::size_t i = 0; i < ps.size(); ++i)
-        for (int axis = 0; axis < 3; ++axis)
-            for (int side = 0; side < 2; ++side) {
-                const Vec3 n = (side ? 1.0 : -1.0) * Vec3::Unit(axis);
-                const double plane = side ? boxHi[axis] : 0.0;
-                const double reach = ps.types[ps.type[i]].shape.supportValue(ps.orientation[i].conjugate() * n);
-                const double depth = (reach - (n.dot(Vec3::Unit(axis)) * (plane - ps.position[i][axis]))) /
-                                     ps.types[ps.type[i]].shape.equivalentDiameter();
-                if (depth > deepestWall) deepestWall = depth, wallId = static_cast<long>(ps.id[i]);
-            }
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+        const double depth = boxWallDepth(ps, i, boxHi) / ps.types[ps.type[i]].shape.equivalentDiameter();
+        if (depth > deepestWall) deepestWall = depth, wallId = static_cast<long>(ps.id[i]);
+    }
     std::fprintf(stderr, "deepest wall penetration: particle id %ld, %.3e d_eq\n", wallId, deepestWall);
     for (std::size_t k = 0; k < history.size(); ++k) { // its history, as for the pair below
         if (k % 50 != 0 && k + 20 < history.size()) continue;
         const ParticleSystem& h = history[k];
         for (std::size_t i = 0; i < h.size(); ++i) {
             if (h.id[i] != wallId) continue;
-            double worst = -1e300;
-            for (int axis = 0; axis < 3; ++axis)
-                for (int side = 0; side < 2; ++side) {
-                    const Vec3 n = (side ? 1.0 : -1.0) * Vec3::Unit(axis);
-                    const double reach = h.types[h.type[i]].shape.supportValue(h.orientation[i].conjugate() * n);
-                    worst = std::max(worst, reach - (side ? boxHi[axis] - h.position[i][axis] : h.position[i][axis]));
-                }
+            const double worst = boxWallDepth(h, i, boxHi);
             std::fprintf(stderr, "  step %ld: wall depth %.4e m, position %.6g %.6g %.6g, speed %.3g\n",
                          step - static_cast<long>(history.size() - k - 1), worst, h.position[i].x(), h.position[i].y(),
                          h.position[i].z(), h.velocity[i].norm());
