@@ -381,26 +381,26 @@ int main(int argc, char *argv[])
     runTotals totals;
     sef::dem::StepStatistics stats;
     clockTime clock;
-    label subCycles = props.subCycles, cappedSteps = 0;
+    label subCycles = props.subcycling.subCycles, cappedSteps = 0;
     Info<< nl << "Starting time loop" << nl << endl;
     while (runTime.loop())
     {
         try
         {
-            subCycles = props.subCycles;
+            subCycles = props.subcycling.subCycles;
             if (subCycles == 0)
             {
                 const sef::dem::SubcycleChoice choice = sef::dem::automaticSubcycles
                 (
                     particles, runTime.deltaTValue(), props.engine.gravity,
-                    props.subCycleTravel, props.maxSubCycles
+                    props.subcycling.subCycleTravel, props.subcycling.maxSubCycles
                 );
                 subCycles = choice.subcycles;
                 if (choice.capped && ++cappedSteps <= 10)
                 {
                     WarningInFunction
                         << "automatic subCycles capped at maxSubCycles "
-                        << props.maxSubCycles << " at time " << runTime.timeName()
+                        << props.subcycling.maxSubCycles << " at time " << runTime.timeName()
                         << ": a particle travels " << choice.largestTravel
                         << " d_eq in this step (reduce deltaT; the first 10"
                         << " such steps are reported)" << endl;

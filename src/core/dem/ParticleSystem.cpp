@@ -26,6 +26,20 @@ void requireFinite(const Vec3& v, const char* what, std::int64_t particleId) {
 }
 } // namespace
 
+void ParticleSystem::clear() {
+    type.clear();
+    id.clear();
+    position.clear();
+    orientation.clear();
+    velocity.clear();
+    angularVelocity.clear();
+    externalForce.clear();
+    externalTorque.clear();
+    fluidDrag.clear();
+    dragImpulse.clear();
+    dragAngularImpulse.clear();
+}
+
 std::size_t ParticleSystem::add(int typeIndex, std::int64_t particleId, const Vec3& x,
                                 const Quat& q, const Vec3& v, const Vec3& w) {
     if (typeIndex < 0 || static_cast<std::size_t>(typeIndex) >= types.size())

@@ -50,6 +50,10 @@ struct ParticleSystem {
     std::size_t add(int typeIndex, std::int64_t particleId, const Vec3& x, const Quat& q,
                     const Vec3& v = Vec3::Zero(), const Vec3& w = Vec3::Zero());
 
+    // Removes every particle, keeps the types (and the arrays' capacity:
+    // the cloud refills the system every fluid step).
+    void clear();
+
     // Removes particle i (swap with last; order is not preserved). The
     // fluid-coupling arrays follow when they have one entry per particle.
     void remove(std::size_t i);

@@ -1,9 +1,21 @@
 #include "hydrodynamics/FluidForces.hpp"
 
+#include "hydrodynamics/EllipsoidResistance.hpp"
+#include "hydrodynamics/ResistanceCache.hpp"
+
 #include <cmath>
 #include <stdexcept>
 
 namespace sef {
+
+HydrodynamicShape makeHydrodynamicShape(const Superellipsoid& shape, const ResistanceSolverOptions& options,
+                                        const std::string& cacheDirectory) {
+    const Vec3 h = shape.halfAxes();
+    const bool ellipsoid = shape.eps1() == 1.0 && shape.eps2() == 1.0;
+    const ResistanceTensors tensors = ellipsoid ? ellipsoidResistance(h.x(), h.y(), h.z())
+                                                : cachedResistance(shape, options, cacheDirectory).tensors;
+    return {shape, tensors, shapeFactors(shape)};
+}
 
 ParticleFluidForces fluidForces(const HydrodynamicShape& p, const Quat& q, const Vec3& v, const FluidState& fluid,
                                 const Vec3& gravity, const FluidForceModel& model) {

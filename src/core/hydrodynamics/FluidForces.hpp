@@ -13,6 +13,9 @@
 #include "kinematics/LinearRelaxation.hpp" // FluidDrag
 #include "hydrodynamics/DragCorrection.hpp"
 #include "hydrodynamics/ResistanceTensors.hpp"
+#include "hydrodynamics/BoundaryIntegralResistance.hpp"
+
+#include <string>
 
 namespace sef {
 
@@ -42,6 +45,13 @@ struct HydrodynamicShape {
     ResistanceTensors tensors;
     ShapeFactors factors;
 };
+
+// The constants of one shape: the exact tensors of an ellipsoid (eps1 = eps2
+// = 1: Oberbeck, Jeffery) or the boundary-integral solver's, computed once
+// per shape and machine through the file cache (hydrodynamics/ResistanceCache.hpp;
+// cacheDirectory empty: the default). Throws like computeResistance.
+HydrodynamicShape makeHydrodynamicShape(const Superellipsoid& shape, const ResistanceSolverOptions& options = {},
+                                        const std::string& cacheDirectory = "");
 
 struct ParticleFluidForces {
     FluidDrag drag;                 // for dem::ParticleSystem::fluidDrag

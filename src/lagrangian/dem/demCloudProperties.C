@@ -143,38 +143,42 @@ sef::dem::ContactLaw Foam::readContactLaw(const dictionary& dict)
 }
 
 
-Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
+Foam::subcycleSettings Foam::readSubcycleSettings(const dictionary& dict)
 {
-    demCloudProperties props;
-    props.cloudName = dict.lookupOrDefault<word>("cloudName", "superellipsoidCloud");
+    subcycleSettings s;
     // subCycles: a count, or 'auto' (dem/Subcycling.hpp: each particle
     // travels at most subCycleTravel of its d_eq per substep, paper 001 sec. 5)
-    props.subCycles = 1;
+    s.subCycles = 1;
     if (dict.found("subCycles"))
     {
         ITstream& is = dict.lookup("subCycles");
         const token t(is);
         if (t.isWord() && t.wordToken() == "auto")
         {
-            props.subCycles = 0;
+            s.subCycles = 0;
         }
         else if (t.isLabel() && t.labelToken() >= 1)
         {
-            props.subCycles = t.labelToken();
+            s.subCycles = t.labelToken();
         }
         else
         {
             badEntry(dict, "subCycles", "must be a count >= 1 or 'auto'");
         }
     }
-    props.subCycleTravel = dict.lookupOrDefault<scalar>("subCycleTravel", 0.1);
-    if (!(props.subCycleTravel > 0)) badEntry(dict, "subCycleTravel", "must be > 0");
-    props.maxSubCycles = dict.lookupOrDefault<label>("maxSubCycles", 1000);
-    if (props.maxSubCycles < 1) badEntry(dict, "maxSubCycles", "must be >= 1");
+    s.subCycleTravel = dict.lookupOrDefault<scalar>("subCycleTravel", 0.1);
+    if (!(s.subCycleTravel > 0)) badEntry(dict, "subCycleTravel", "must be > 0");
+    s.maxSubCycles = dict.lookupOrDefault<label>("maxSubCycles", 1000);
+    if (s.maxSubCycles < 1) badEntry(dict, "maxSubCycles", "must be >= 1");
 
+    return s;
+}
+
+
+Foam::particleTypeTable Foam::readParticleTypes(const dictionary& typesDict)
+{
+    particleTypeTable table;
     // Particle types: one sub-dictionary each (shape, density, fraction)
-    const dictionary& typesDict = dict.subDict("particleTypes");
-    std::vector<double> fractions;
     for (const entry& e : typesDict)
     {
         if (!e.isDict()) continue;
@@ -182,15 +186,55 @@ Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
         const sef::Superellipsoid shape = readSuperellipsoid(td);
         const scalar rho = td.get<scalar>("density");
         if (!(rho > 0)) badEntry(td, "density", "must be > 0");
-        props.typeNames.append(e.keyword());
-        props.types.emplace_back(shape, rho);
-        fractions.push_back(readInRange(td, "fraction", 0, GREAT, 1));
+        table.names.append(e.keyword());
+        table.types.emplace_back(shape, rho);
+        table.fractions.push_back(readInRange(td, "fraction", 0, GREAT, 1));
     }
-    if (props.types.empty())
+    if (table.types.empty())
     {
         badEntry(typesDict, "particleTypes", "needs at least one type sub-dictionary");
     }
 
+    return table;
+}
+
+
+void Foam::readCollisionSettings(const dictionary& coll, sef::dem::EngineSettings& engine)
+{
+    // Collision
+    engine.pair = readContactLaw(coll.subDict("pair"));
+    engine.wall = readContactLaw(coll.subDict("wall"));
+    engine.maxSweeps = coll.lookupOrDefault<label>("maxSweeps", sef::dem::EngineSettings().maxSweeps);
+    if (engine.maxSweeps < 1) badEntry(coll, "maxSweeps", "must be >= 1");
+    engine.onePartnerPerStep = coll.lookupOrDefault<bool>("onePartnerPerStep", false);
+    engine.patchRimPoints =
+        coll.lookupOrDefault<bool>("patchRimPoints", sef::dem::EngineSettings().patchRimPoints);
+    // Solver tolerances (defaults: sef::dem::EngineSettings; doc/dem.md)
+    const sef::dem::EngineSettings defaults;
+    engine.sweepTolerance =
+        readInRange(coll, "sweepTolerance", 1e-12, 1, defaults.sweepTolerance);
+    engine.contactReuseTolerance =
+        readInRange(coll, "contactReuseTolerance", 0, 1e-2, defaults.contactReuseTolerance);
+    engine.flatContactReuseTolerance =
+        readInRange(coll, "flatContactReuseTolerance", 0, 1e-2, defaults.flatContactReuseTolerance);
+    engine.allowedPenetration =
+        readInRange(coll, "allowedPenetration", 0, 1e-3, defaults.allowedPenetration);
+    engine.sweepStagnationWindow =
+        coll.lookupOrDefault<label>("sweepStagnationWindow", defaults.sweepStagnationWindow);
+    if (engine.sweepStagnationWindow < 0)
+        badEntry(coll, "sweepStagnationWindow", "must be >= 0 (0: off)");
+}
+
+
+Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
+{
+    demCloudProperties props;
+    props.cloudName = dict.lookupOrDefault<word>("cloudName", "superellipsoidCloud");
+    props.subcycling = readSubcycleSettings(dict);
+    const particleTypeTable table = readParticleTypes(dict.subDict("particleTypes"));
+    props.typeNames = table.names;
+    props.types = table.types;
+    const std::vector<double>& fractions = table.fractions;
     // Injection (optional: a restart or a hand-made cloud needs none)
     props.inject = dict.found("injection");
     props.injectListed =
@@ -214,29 +258,7 @@ Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
         props.injection.typeFractions = fractions;
     }
 
-    // Collision
-    const dictionary& coll = dict.subDict("collision");
-    props.engine.pair = readContactLaw(coll.subDict("pair"));
-    props.engine.wall = readContactLaw(coll.subDict("wall"));
-    props.engine.maxSweeps = coll.lookupOrDefault<label>("maxSweeps", sef::dem::EngineSettings().maxSweeps);
-    if (props.engine.maxSweeps < 1) badEntry(coll, "maxSweeps", "must be >= 1");
-    props.engine.onePartnerPerStep = coll.lookupOrDefault<bool>("onePartnerPerStep", false);
-    props.engine.patchRimPoints =
-        coll.lookupOrDefault<bool>("patchRimPoints", sef::dem::EngineSettings().patchRimPoints);
-    // Solver tolerances (defaults: sef::dem::EngineSettings; doc/dem.md)
-    const sef::dem::EngineSettings defaults;
-    props.engine.sweepTolerance =
-        readInRange(coll, "sweepTolerance", 1e-12, 1, defaults.sweepTolerance);
-    props.engine.contactReuseTolerance =
-        readInRange(coll, "contactReuseTolerance", 0, 1e-2, defaults.contactReuseTolerance);
-    props.engine.flatContactReuseTolerance =
-        readInRange(coll, "flatContactReuseTolerance", 0, 1e-2, defaults.flatContactReuseTolerance);
-    props.engine.allowedPenetration =
-        readInRange(coll, "allowedPenetration", 0, 1e-3, defaults.allowedPenetration);
-    props.engine.sweepStagnationWindow =
-        coll.lookupOrDefault<label>("sweepStagnationWindow", defaults.sweepStagnationWindow);
-    if (props.engine.sweepStagnationWindow < 0)
-        badEntry(coll, "sweepStagnationWindow", "must be >= 0 (0: off)");
+    readCollisionSettings(dict.subDict("collision"), props.engine);
     // The solver keeps nothing by particle index: large systems may stay
     // in the engine's spatial order (faster; ids are what identify them).
     props.engine.reorderParticles = true;

@@ -1,0 +1,126 @@
+/*---------------------------------------------------------------------------*\
+Application
+    superellipsoidParcelFoam
+
+Group
+    superellipsoidFoam solvers
+
+Description
+    Transient incompressible flow (PIMPLE; laminar or any of OpenFOAM's
+    incompressible turbulence models) with one cloud of superellipsoidal
+    particles: fluid forces through the resistance tensors (paper 001 sec.
+    2.2), collisions by impulses subcycled inside the fluid step (secs. 3-4),
+    coupling one-way, two-way (momentum source, explicit and implicit parts)
+    or two-way with the particle volume fraction in the fluid equations.
+
+    A pimpleFoam case becomes a particle case with constant/g, 'rho' in
+    constant/transportProperties and constant/<cloud>Properties
+    (README.md, doc/superellipsoidCloud.md). The cloud is
+    basicSuperellipsoidCloud: the same core step as superellipsoidDEMFoam.
+
+    Writes the cloud with the fields at every write time; at the end
+    postProcessing/<cloud>Summary.json.
+\*---------------------------------------------------------------------------*/
+
+#include "fvCFD.H"
+#include "singlePhaseTransportModel.H"
+#include "PhaseIncompressibleTurbulenceModel.H"
+#include "pimpleControl.H"
+#include "fvOptions.H"
+#include "clockTime.H"
+#include "basicSuperellipsoidCloud.H"
+
+int main(int argc, char *argv[])
+{
+    argList::addNote
+    (
+        "Transient incompressible flow with a cloud of superellipsoidal"
+        " particles (resistance-tensor hydrodynamics, impulse collisions)"
+    );
+    argList::addOption
+    (
+        "cloud",
+        "name",
+        "cloud name (default 'particleCloud': constant/particleCloudProperties)"
+    );
+
+    #include "addCheckCaseOptions.H"
+    #include "setRootCaseLists.H"
+    #include "createTime.H"
+    #include "createMesh.H"
+    #include "createControl.H"
+    #include "createTimeControls.H"
+    #include "createFields.H"
+
+    clockTime wallClock;
+
+    Info<< "\nStarting time loop\n" << endl;
+
+    while (runTime.run())
+    {
+        #include "readTimeControls.H"
+        #include "CourantNo.H"
+        #include "setDeltaT.H"
+
+        ++runTime;
+
+        Info<< "Time = " << runTime.timeName() << nl << endl;
+
+        laminarTransport.correct();
+        muc = rhoc*laminarTransport.nu();
+
+        parcels.evolve();
+
+        if (parcels.volumeFraction())
+        {
+            alphac = max(1 - parcels.theta(), alphacMin);
+            alphac.correctBoundaryConditions();
+            alphacf = fvc::interpolate(alphac);
+        }
+        alphaPhic = alphacf*phi;
+
+        // The cloud's momentum source: implicit part kept in cloudSU, the
+        // explicit part as a force density through the pressure equation
+        fvVectorMatrix cloudSU(parcels.SU(U));
+        volVectorField cloudVolSUSu
+        (
+            IOobject("cloudVolSUSu", runTime.timeName(), mesh),
+            mesh,
+            dimensionedVector(cloudSU.dimensions()/dimVolume, Zero),
+            zeroGradientFvPatchVectorField::typeName
+        );
+        cloudVolSUSu.primitiveFieldRef() = -cloudSU.source()/mesh.V();
+        cloudVolSUSu.correctBoundaryConditions();
+        cloudSU.source() = Zero;
+
+        while (pimple.loop())
+        {
+            #include "UEqn.H"
+
+            while (pimple.correct())
+            {
+                #include "pEqn.H"
+            }
+
+            alphaPhic = alphacf*phi;
+
+            if (pimple.turbCorr())
+            {
+                laminarTransport.correct();
+                turbulence->correct();
+            }
+        }
+
+        runTime.write();
+
+        runTime.printExecutionTime(Info);
+    }
+
+    parcels.writeSummary(wallClock.elapsedTime());
+
+    Info<< "End\n" << endl;
+
+    return 0;
+}
+
+// ************************************************************************* //

@@ -1,0 +1,498 @@
+/*---------------------------------------------------------------------------*\
+Description
+    SuperellipsoidCloud: gather -> core step -> scatter -> track
+    (see SuperellipsoidCloud.H).
+\*---------------------------------------------------------------------------*/
+
+#include "SuperellipsoidCloud.H"
+#include "meshWallFaces.H"
+#include "foamEigen.H"
+#include "interpolation.H"
+#include "fvc.H"
+#include "clockTime.H"
+#include "OFstream.H"
+#include "IOField.H"
+#include "dem/Subcycling.hpp"
+
+#include <cmath>
+#include <fstream>
+
+// * * * * * * * * * * * * * Private Member Functions  * * * * * * * * * * * //
+
+template<class CloudType>
+Foam::fileName Foam::SuperellipsoidCloud<CloudType>::engineStatePath() const
+{
+    // One file per processor directory (each engine has its own contacts)
+    return this->db().time().timePath()/"uniform"/cloud::prefix/this->name()
+        /"demEngineState";
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::readEngineState()
+{
+    const fileName path = engineStatePath();
+    if (!isFile(path)) return;
+
+    std::ifstream is(path, std::ios::binary);
+    try
+    {
+        engine_->readState(is);
+    }
+    catch (const std::exception& err)
+    {
+        FatalErrorInFunction
+            << "Cannot read " << path << ": " << err.what() << exit(FatalError);
+    }
+    Info<< "    read the collision warm starts of cloud " << this->name() << nl;
+}
+
+
+template<class CloudType>
+template<class TrackCloudType>
+void Foam::SuperellipsoidCloud<CloudType>::stepParticles
+(
+    TrackCloudType& cloud,
+    typename parcelType::trackingData& td
+)
+{
+    const scalar dt = this->db().time().deltaTValue();
+    const sef::Vec3 g = settings_.engine.gravity;
+    clockTime clock;
+
+    // Gather: parcels in cloud order are bodies 0..n-1 of the core
+    DynamicList<parcelType*> parcels(this->size());
+    system_.clear();
+    for (parcelType& p : *this)
+    {
+        const quaternion q = p.orientation();
+        try
+        {
+            system_.add
+            (
+                p.typeId(), p.particleId(), toEigen(p.centre()),
+                sef::Quat(q.w(), q.v().x(), q.v().y(), q.v().z()),
+                toEigen(p.U()), toEigen(p.omega())
+            );
+        }
+        catch (const std::exception& err)
+        {
+            FatalErrorInFunction
+                << "Cloud " << this->name() << ": " << err.what() << exit(FatalError);
+        }
+        parcels.append(&p);
+    }
+    const label n = parcels.size();
+
+    // The fluid at every centre, and the forces it exerts
+    // (hydrodynamics/FluidForces.hpp, paper 001 eqs. 5-7, 21-23)
+    List<vector> pressureGradientImpulse(n, Zero);
+    scalar maxRe = 0;
+    if (settings_.anyFluidForce && n)
+    {
+        const volVectorField& U = this->U();
+        const word scheme =
+            this->solution().interpolationSchemes().template
+                lookupOrDefault<word>(U.name(), "cellPoint");
+        // OpenFOAM's grad(U)_ij = d U_j / d x_i: the transpose of the core's L
+        const volTensorField gradU("gradU", fvc::grad(U));
+        const volVectorField DUDt("DUDt", fvc::ddt(U) + (U & gradU));
+        autoPtr<interpolation<tensor>> gradUInterp =
+            interpolation<tensor>::New(scheme, gradU);
+        autoPtr<interpolation<vector>> DUDtInterp =
+            interpolation<vector>::New(scheme, DUDt);
+
+        system_.fluidDrag.resize(n);
+        for (label k = 0; k < n; ++k)
+        {
+            const parcelType& p = *parcels[k];
+            const barycentric& coords = p.coordinates();
+            const tetIndices tet = p.currentTetIndices();
+
+            sef::FluidState fluid;
+            fluid.velocity = toEigen(td.UInterp().interpolate(coords, tet));
+            fluid.velocityGradient = toEigen(gradUInterp->interpolate(coords, tet)).transpose();
+            fluid.acceleration = toEigen(DUDtInterp->interpolate(coords, tet));
+            fluid.density = td.rhoInterp().interpolate(coords, tet);
+            fluid.dynamicViscosity = td.muInterp().interpolate(coords, tet);
+
+            sef::ParticleFluidForces f;
+            try
+            {
+                f = sef::fluidForces
+                (
+                    settings_.hydrodynamics[p.typeId()], system_.orientation[k],
+                    system_.velocity[k], fluid, g, settings_.forces
+                );
+            }
+            catch (const std::exception& err)
+            {
+                FatalErrorInFunction
+                    << "Fluid forces on particle " << p.particleId() << " at "
+                    << p.centre() << " failed: " << err.what() << exit(FatalError);
+            }
+            system_.fluidDrag[k] = f.drag;
+            system_.externalForce[k] = f.force;
+            if (settings_.forces.pressureGradient)
+            {
+                const scalar fluidMass =
+                    fluid.density*settings_.types.types[p.typeId()].shape.volume();
+                pressureGradientImpulse[k] = toFoam(sef::Vec3(fluidMass*dt*fluid.acceleration));
+            }
+            maxRe = max(maxRe, f.reynolds);
+        }
+    }
+    totals_.forceSeconds += clock.timeIncrement();
+
+    // The core step: exact drag, gravity, collisions (subcycled)
+    label subCycles = settings_.subcycling.subCycles;
+    try
+    {
+        if (subCycles == 0)
+        {
+            subCycles = sef::dem::automaticSubcycles
+            (
+                system_, dt, g, settings_.subcycling.subCycleTravel,
+                settings_.subcycling.maxSubCycles
+            ).subcycles;
+        }
+        lastStep_.stats = engine_->step(system_, dt, subCycles);
+    }
+    catch (const std::exception& err)
+    {
+        FatalErrorInFunction
+            << "Particle step of cloud " << this->name() << " failed at time "
+            << this->db().time().timeName() << ": " << err.what() << exit(FatalError);
+    }
+    totals_.stepSeconds += clock.timeIncrement();
+
+    // Scatter: new state, the displacement to track, coupling sources
+    const bool coupled = this->solution().coupled();
+    for (label k = 0; k < n; ++k)
+    {
+        parcelType& p = *parcels[k];
+        const vector x = toFoam(system_.position[k]);
+        const sef::Quat& q = system_.orientation[k];
+        p.displacement() = x - p.position();
+        p.centre() = x;
+        p.U() = toFoam(system_.velocity[k]);
+        p.omega() = toFoam(system_.angularVelocity[k]);
+        p.setOrientation(quaternion(q.w(), vector(q.x(), q.y(), q.z())));
+        p.stepFraction() = 0;
+        p.age() += dt;
+
+        if (coupled && settings_.anyFluidForce)
+        {
+            // Momentum given to the fluid: the opposite of what the drag and
+            // the pressure-gradient force gave the particle (to round-off)
+            this->UTrans()[p.cell()] -=
+                toFoam(system_.dragImpulse[k]) + pressureGradientImpulse[k];
+            // Implicit part: how the exchanged impulse changes with the
+            // fluid velocity, m (1 - exp(-d dt/m)) with the isotropic
+            // part d of the drag tensor (-> d dt for slow, m for fast
+            // particles)
+            const scalar m = settings_.types.types[p.typeId()].mass;
+            const scalar d = system_.fluidDrag[k].translation.trace()/3;
+            this->UCoeff()[p.cell()] += m*(1 - std::exp(-d*dt/m));
+        }
+    }
+
+    lastStep_.parcels = n;
+    lastStep_.subCycles = subCycles;
+    lastStep_.maxReynolds = maxRe;
+    ++totals_.steps;
+    totals_.contacts += lastStep_.stats.contacts;
+    totals_.subCycles += subCycles;
+    totals_.fallbacks += lastStep_.stats.fallbacks;
+    totals_.pushedBack += lastStep_.stats.pushedBack;
+    totals_.maxOverlapOverDeq = max(totals_.maxOverlapOverDeq, lastStep_.stats.maxOverlapOverDeq);
+    totals_.maxReynolds = max(totals_.maxReynolds, maxRe);
+    totals_.parcelSteps += n;
+}
+
+
+// * * * * * * * * * * * * * * * * Constructors  * * * * * * * * * * * * * * //
+
+template<class CloudType>
+Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
+(
+    const word& cloudName,
+    const volScalarField& rho,
+    const volVectorField& U,
+    const volScalarField& mu,
+    const dimensionedVector& g,
+    bool readFields
+)
+:
+    CloudType(cloudName, rho, U, mu, g, false),
+    settings_(readSuperellipsoidCloudSettings(this->particleProperties())),
+    engine_(),
+    system_(),
+    injectorTypes_(),
+    currentInjector_(-1),
+    nextParticleId_(0)
+{
+    if (!this->solution().transient())
+    {
+        FatalIOErrorInFunction(this->particleProperties())
+            << "Invalid entry 'transient' in solution of " << this->name()
+            << "Properties: superellipsoid clouds are transient only"
+            << exit(FatalIOError);
+    }
+
+    settings_.engine.gravity = toEigen(g.value());
+    try
+    {
+        engine_.reset(new sef::dem::DemEngine(meshWallFaces(this->mesh()), settings_.engine));
+    }
+    catch (const std::exception& err)
+    {
+        FatalIOErrorInFunction(this->particleProperties())
+            << "Collision settings of " << this->name() << ": " << err.what()
+            << exit(FatalIOError);
+    }
+    system_.types = settings_.types.types;
+
+    // Stock injection models: which type they inject, one particle per parcel
+    injectorTypes_.setSize(this->injectors().size(), 0);
+    forAll(this->injectors(), i)
+    {
+        const dictionary& d = this->injectors()[i].coeffDict();
+        if (d.found("particleType"))
+        {
+            injectorTypes_[i] = particleTypeIndex(settings_.types, d, "particleType");
+        }
+        else if (settings_.types.names.size() > 1)
+        {
+            FatalIOErrorInFunction(d)
+                << "Missing entry 'particleType' in " << d.name()
+                << ": the cloud has several particle types ("
+                << settings_.types.names << ")" << exit(FatalIOError);
+        }
+        const word basis = d.lookupOrDefault<word>("parcelBasisType", "fixed");
+        if (basis != "fixed" || d.lookupOrDefault<scalar>("nParticle", 1) != 1)
+        {
+            FatalIOErrorInFunction(d)
+                << "Invalid entry 'parcelBasisType' in " << d.name()
+                << ": superellipsoid parcels are single particles; set"
+                << " 'parcelBasisType fixed; nParticle 1;'" << exit(FatalIOError);
+        }
+    }
+
+    if (readFields)
+    {
+        parcelType::readFields(*this);
+        this->deleteLostParticles();
+        for (const parcelType& p : *this)
+        {
+            if (p.typeId() < 0 || p.typeId() >= settings_.types.names.size())
+            {
+                FatalErrorInFunction
+                    << "Particle " << p.particleId() << " of cloud " << this->name()
+                    << " has type index " << p.typeId() << " but the cloud has "
+                    << settings_.types.names.size() << " particle types"
+                    << exit(FatalError);
+            }
+            nextParticleId_ = max(nextParticleId_, p.particleId() + 1);
+        }
+        reduce(nextParticleId_, maxOp<label>());
+        nextParticleId_ = max
+        (
+            nextParticleId_,
+            this->outputProperties().template lookupOrDefault<label>("nextParticleId", 0)
+        );
+        readEngineState();
+    }
+}
+
+
+// * * * * * * * * * * * * * * * Member Functions  * * * * * * * * * * * * * //
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::setParcelThermoProperties
+(
+    parcelType& parcel,
+    const scalar
+)
+{
+    // Density from the particle type (checkParcelProperties, once the type is known)
+    parcel.rho() = settings_.types.types[0].density;
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::checkParcelProperties
+(
+    parcelType& parcel,
+    const scalar lagrangianDt,
+    const bool fullyDescribed
+)
+{
+    CloudType::checkParcelProperties(parcel, lagrangianDt, fullyDescribed);
+
+    if (parcel.typeId() < 0 || parcel.typeId() >= settings_.types.names.size())
+    {
+        parcel.typeId() = currentInjector_ >= 0 ? injectorTypes_[currentInjector_] : 0;
+    }
+    const sef::dem::ParticleType& type = settings_.types.types[parcel.typeId()];
+    const scalar dEq = settings_.hydrodynamics[parcel.typeId()].factors.equivalentDiameter;
+    parcel.rho() = type.density;
+    parcel.d() = dEq;
+    parcel.dTarget() = dEq;
+    parcel.particleId() = nextParticleId_++;
+    parcel.centre() = parcel.position();
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::evolve()
+{
+    if (!this->solution().canEvolve()) return;
+
+    clockTime clock;
+    typename parcelType::trackingData td(*this);
+
+    // KinematicCloud::solve and evolveCloud, with the injection models run
+    // one by one (each knows its particle type)
+    this->preEvolve();
+    if (this->solution().coupled())
+    {
+        this->resetSourceTerms();
+    }
+    const label before = this->size();
+    forAll(this->injectors(), i)
+    {
+        currentInjector_ = i;
+        this->injectors()[i].inject(*this, td);
+    }
+    currentInjector_ = -1;
+    totals_.injected += this->size() - before;
+
+    motion(*this, td);
+
+    if (this->solution().coupled())
+    {
+        this->scaleSources();
+    }
+    this->outputProperties().set("nextParticleId", nextParticleId_);
+    this->info();
+    this->postEvolve();
+    totals_.cloudSeconds += clock.elapsedTime();
+}
+
+
+template<class CloudType>
+template<class TrackCloudType>
+void Foam::SuperellipsoidCloud<CloudType>::motion
+(
+    TrackCloudType& cloud,
+    typename parcelType::trackingData& td
+)
+{
+    stepParticles(cloud, td);
+
+    clockTime clock;
+    const label before = this->size();
+    td.part() = parcelType::trackingData::tpLinearTrack;
+    CloudType::move(cloud, td, this->db().time().deltaTValue());
+    totals_.escaped += before - this->size();
+    totals_.trackSeconds += clock.elapsedTime();
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::info()
+{
+    const sef::dem::StepStatistics& s = lastStep_.stats;
+    Info<< "Cloud " << this->name()
+        << ": parcels " << returnReduce(this->size(), sumOp<label>())
+        << "  collisions " << s.contacts
+        << " (pairs " << s.pairContacts << ", walls " << s.wallContacts << ")"
+        << "  subcycles " << lastStep_.subCycles
+        << "  Newton its " << s.newtonIterations
+        << "  fallbacks " << s.fallbacks
+        << "  max Re_p " << lastStep_.maxReynolds
+        << "  maxOverlap/dEq " << s.maxOverlapOverDeq
+        << nl;
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::writeFields() const
+{
+    CloudType::writeFields();
+
+    // Shape fields for ParaView (Tensor Glyph) and bin/sefRenderCloud.py
+    const label np = this->size();
+    IOField<vector> halfAxes(this->fieldIOobject("halfAxes", IOobject::NO_READ), np);
+    IOField<scalar> eps1(this->fieldIOobject("eps1", IOobject::NO_READ), np);
+    IOField<scalar> eps2(this->fieldIOobject("eps2", IOobject::NO_READ), np);
+    IOField<tensor> glyph(this->fieldIOobject("glyphTensor", IOobject::NO_READ), np);
+    label i = 0;
+    for (const parcelType& p : *this)
+    {
+        const sef::Superellipsoid& shape = settings_.types.types[p.typeId()].shape;
+        halfAxes[i] = toFoam(shape.halfAxes());
+        eps1[i] = shape.eps1();
+        eps2[i] = shape.eps2();
+        // R diag(a, b, c), transposed: ParaView reads tensors column by column
+        const tensor R = p.orientation().R();
+        const vector& h = halfAxes[i];
+        glyph[i] = tensor
+        (
+            R.xx()*h.x(), R.xy()*h.y(), R.xz()*h.z(),
+            R.yx()*h.x(), R.yy()*h.y(), R.yz()*h.z(),
+            R.zx()*h.x(), R.zy()*h.y(), R.zz()*h.z()
+        ).T();
+        ++i;
+    }
+    halfAxes.write(np > 0);
+    eps1.write(np > 0);
+    eps2.write(np > 0);
+    glyph.write(np > 0);
+
+    // Collision warm starts: a restart continues like the continuous run
+    const fileName path = engineStatePath();
+    mkDir(path.path());
+    std::ofstream os(path, std::ios::binary);
+    engine_->writeState(os);
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds) const
+{
+    if (!Pstream::master()) return;
+
+    const superellipsoidRunTotals& t = totals_;
+    const fileName dir = this->db().time().globalPath()/"postProcessing";
+    mkDir(dir);
+    OFstream os(dir/(this->name() + "Summary.json"));
+    os.precision(10);
+    const double steps = max(t.steps, label(1));
+    const double parcelSteps = max(t.parcelSteps, 1.0);
+    os  << "{\n"
+        << "  \"parcels\": " << this->size() << ",\n"
+        << "  \"injected\": " << t.injected << ",\n"
+        << "  \"escaped\": " << t.escaped << ",\n"
+        << "  \"pushedBack\": " << t.pushedBack << ",\n"
+        << "  \"maxOverlapOverDeq\": " << t.maxOverlapOverDeq << ",\n"
+        << "  \"maxReynolds\": " << t.maxReynolds << ",\n"
+        << "  \"steps\": " << t.steps << ",\n"
+        << "  \"collisionsPerStep\": " << t.contacts/steps << ",\n"
+        << "  \"subCyclesPerStep\": " << t.subCycles/steps << ",\n"
+        << "  \"fallbacks\": " << t.fallbacks << ",\n"
+        << "  \"wallSeconds\": " << wallSeconds << ",\n"
+        << "  \"cloudSeconds\": " << t.cloudSeconds << ",\n"
+        << "  \"cloudShareOfWallTime\": " << (wallSeconds > 0 ? t.cloudSeconds/wallSeconds : 0) << ",\n"
+        << "  \"microsecondsPerParcelStep\": {\n"
+        << "    \"forces\": " << 1e6*t.forceSeconds/parcelSteps << ",\n"
+        << "    \"coreStep\": " << 1e6*t.stepSeconds/parcelSteps << ",\n"
+        << "    \"tracking\": " << 1e6*t.trackSeconds/parcelSteps << ",\n"
+        << "    \"total\": " << 1e6*t.cloudSeconds/parcelSteps << "\n"
+        << "  }\n"
+        << "}\n";
+    Info<< "Cloud summary written to " << os.name() << nl;
+}
+
+// ************************************************************************* //

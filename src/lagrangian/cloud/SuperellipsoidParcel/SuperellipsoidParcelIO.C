@@ -1,0 +1,256 @@
+/*---------------------------------------------------------------------------*\
+Description
+    Stream and field I/O of SuperellipsoidParcel (see SuperellipsoidParcel.H
+    for the fields).
+\*---------------------------------------------------------------------------*/
+
+#include "SuperellipsoidParcel.H"
+#include "IOstreams.H"
+#include "IOField.H"
+#include "Cloud.H"
+
+template<class ParcelType>
+const std::size_t Foam::SuperellipsoidParcel<ParcelType>::sizeofFields
+(
+    offsetof(SuperellipsoidParcel<ParcelType>, particleId_)
+  + sizeof(label)
+  - offsetof(SuperellipsoidParcel<ParcelType>, centre_)
+);
+
+
+template<class ParcelType>
+Foam::SuperellipsoidParcel<ParcelType>::SuperellipsoidParcel
+(
+    const polyMesh& mesh,
+    Istream& is,
+    bool readFields,
+    bool newFormat
+)
+:
+    ParcelType(mesh, is, readFields, newFormat),
+    centre_(Zero),
+    displacement_(Zero),
+    omega_(Zero),
+    quatV_(Zero),
+    quatW_(1),
+    particleId_(-1)
+{
+    if (readFields)
+    {
+        if (is.format() == IOstream::ASCII)
+        {
+            is >> centre_ >> displacement_ >> omega_ >> quatV_;
+            quatW_ = readScalar(is);
+            particleId_ = readLabel(is);
+        }
+        else if (!is.checkLabelSize<>() || !is.checkScalarSize<>())
+        {
+            is.beginRawRead();
+            readRawScalar(is, centre_.data(), vector::nComponents);
+            readRawScalar(is, displacement_.data(), vector::nComponents);
+            readRawScalar(is, omega_.data(), vector::nComponents);
+            readRawScalar(is, quatV_.data(), vector::nComponents);
+            readRawScalar(is, &quatW_);
+            readRawLabel(is, &particleId_);
+            is.endRawRead();
+        }
+        else
+        {
+            is.read(reinterpret_cast<char*>(&centre_), sizeofFields);
+        }
+    }
+
+    is.check(FUNCTION_NAME);
+}
+
+
+template<class ParcelType>
+template<class CloudType>
+void Foam::SuperellipsoidParcel<ParcelType>::readFields(CloudType& c)
+{
+    const bool valid = c.size();
+
+    ParcelType::readFields(c);
+
+    IOField<vector> omega(c.fieldIOobject("omega", IOobject::MUST_READ), valid);
+    c.checkFieldIOobject(c, omega);
+    IOField<scalar> quatW(c.fieldIOobject("quaternionW", IOobject::MUST_READ), valid);
+    c.checkFieldIOobject(c, quatW);
+    IOField<vector> quatV(c.fieldIOobject("quaternionV", IOobject::MUST_READ), valid);
+    c.checkFieldIOobject(c, quatV);
+    IOField<label> particleId(c.fieldIOobject("particleId", IOobject::MUST_READ), valid);
+    c.checkFieldIOobject(c, particleId);
+    // The exact centre: absent in a cloud written by other tools (then the
+    // mesh position is the centre)
+    IOField<vector> centre(c.fieldIOobject("centre", IOobject::READ_IF_PRESENT), valid);
+
+    label i = 0;
+    for (SuperellipsoidParcel<ParcelType>& p : c)
+    {
+        p.omega_ = omega[i];
+        p.quatW_ = quatW[i];
+        p.quatV_ = quatV[i];
+        p.particleId_ = particleId[i];
+        p.centre_ = centre.size() == c.size() ? centre[i] : p.position();
+        p.displacement_ = Zero;
+        ++i;
+    }
+}
+
+
+template<class ParcelType>
+template<class CloudType>
+void Foam::SuperellipsoidParcel<ParcelType>::writeFields(const CloudType& c)
+{
+    ParcelType::writeFields(c);
+
+    const label np = c.size();
+    const bool valid = np;
+
+    IOField<vector> omega(c.fieldIOobject("omega", IOobject::NO_READ), np);
+    IOField<tensor> orientation(c.fieldIOobject("orientation", IOobject::NO_READ), np);
+    IOField<scalar> quatW(c.fieldIOobject("quaternionW", IOobject::NO_READ), np);
+    IOField<vector> quatV(c.fieldIOobject("quaternionV", IOobject::NO_READ), np);
+    IOField<vector> centre(c.fieldIOobject("centre", IOobject::NO_READ), np);
+    IOField<label> particleId(c.fieldIOobject("particleId", IOobject::NO_READ), np);
+
+    label i = 0;
+    for (const SuperellipsoidParcel<ParcelType>& p : c)
+    {
+        omega[i] = p.omega_;
+        orientation[i] = p.orientation().R();
+        quatW[i] = p.quatW_;
+        quatV[i] = p.quatV_;
+        centre[i] = p.centre_;
+        particleId[i] = p.particleId_;
+        ++i;
+    }
+
+    omega.write(valid);
+    orientation.write(valid);
+    quatW.write(valid);
+    quatV.write(valid);
+    centre.write(valid);
+    particleId.write(valid);
+}
+
+
+template<class ParcelType>
+void Foam::SuperellipsoidParcel<ParcelType>::writeProperties
+(
+    Ostream& os,
+    const wordRes& filters,
+    const word& delim,
+    const bool namesOnly
+) const
+{
+    ParcelType::writeProperties(os, filters, delim, namesOnly);
+
+    #undef  writeProp
+    #define writeProp(Name, Value)                                            \
+        ParcelType::writeProperty(os, Name, Value, namesOnly, delim, filters)
+
+    writeProp("centre", centre_);
+    writeProp("omega", omega_);
+    writeProp("quaternionV", quatV_);
+    writeProp("quaternionW", quatW_);
+    writeProp("particleId", particleId_);
+
+    #undef writeProp
+}
+
+
+template<class ParcelType>
+template<class CloudType>
+void Foam::SuperellipsoidParcel<ParcelType>::readObjects
+(
+    CloudType& c,
+    const objectRegistry& obr
+)
+{
+    ParcelType::readObjects(c, obr);
+
+    if (!c.size()) return;
+
+    const auto& omega = cloud::lookupIOField<vector>("omega", obr);
+    const auto& quatW = cloud::lookupIOField<scalar>("quaternionW", obr);
+    const auto& quatV = cloud::lookupIOField<vector>("quaternionV", obr);
+    const auto& centre = cloud::lookupIOField<vector>("centre", obr);
+    const auto& particleId = cloud::lookupIOField<label>("particleId", obr);
+
+    label i = 0;
+    for (SuperellipsoidParcel<ParcelType>& p : c)
+    {
+        p.omega_ = omega[i];
+        p.quatW_ = quatW[i];
+        p.quatV_ = quatV[i];
+        p.centre_ = centre[i];
+        p.particleId_ = particleId[i];
+        ++i;
+    }
+}
+
+
+template<class ParcelType>
+template<class CloudType>
+void Foam::SuperellipsoidParcel<ParcelType>::writeObjects
+(
+    const CloudType& c,
+    objectRegistry& obr
+)
+{
+    ParcelType::writeObjects(c, obr);
+
+    const label np = c.size();
+
+    auto& omega = cloud::createIOField<vector>("omega", np, obr);
+    auto& quatW = cloud::createIOField<scalar>("quaternionW", np, obr);
+    auto& quatV = cloud::createIOField<vector>("quaternionV", np, obr);
+    auto& centre = cloud::createIOField<vector>("centre", np, obr);
+    auto& particleId = cloud::createIOField<label>("particleId", np, obr);
+
+    label i = 0;
+    for (const SuperellipsoidParcel<ParcelType>& p : c)
+    {
+        omega[i] = p.omega_;
+        quatW[i] = p.quatW_;
+        quatV[i] = p.quatV_;
+        centre[i] = p.centre_;
+        particleId[i] = p.particleId_;
+        ++i;
+    }
+}
+
+
+template<class ParcelType>
+Foam::Ostream& Foam::operator<<
+(
+    Ostream& os,
+    const SuperellipsoidParcel<ParcelType>& p
+)
+{
+    if (os.format() == IOstream::ASCII)
+    {
+        os  << static_cast<const ParcelType&>(p)
+            << token::SPACE << p.centre_
+            << token::SPACE << p.displacement_
+            << token::SPACE << p.omega_
+            << token::SPACE << p.quatV_
+            << token::SPACE << p.quatW_
+            << token::SPACE << p.particleId_;
+    }
+    else
+    {
+        os  << static_cast<const ParcelType&>(p);
+        os.write
+        (
+            reinterpret_cast<const char*>(&p.centre_),
+            SuperellipsoidParcel<ParcelType>::sizeofFields
+        );
+    }
+
+    os.check(FUNCTION_NAME);
+    return os;
+}
+
+// ************************************************************************* //

@@ -1,0 +1,181 @@
+/*---------------------------------------------------------------------------*\
+Description
+    Reader of SuperellipsoidCloud's entries (superellipsoidCloudSettings.H).
+\*---------------------------------------------------------------------------*/
+#include "superellipsoidCloudSettings.H"
+#include "error.H"
+
+#include <stdexcept>
+
+namespace
+{
+using namespace Foam;
+
+[[noreturn]] void badEntry(const dictionary& dict, const word& key, const string& why)
+{
+    FatalIOErrorInFunction(dict)
+        << "Invalid entry '" << key << "' in " << dict.name() << ": "
+        << why.c_str() << exit(FatalIOError);
+    std::abort(); // not reached
+}
+
+string joined(const wordList& words)
+{
+    string s;
+    forAll(words, i)
+    {
+        s += (i ? " " : "") + words[i];
+    }
+    return s;
+}
+
+// A keyword the reader does not know is an error: a misspelt force name
+// would otherwise be silently off.
+void rejectUnknownKeywords(const dictionary& dict, const wordList& known)
+{
+    for (const entry& e : dict)
+    {
+        if (!known.found(e.keyword()))
+        {
+            badEntry(dict, e.keyword(), "unknown keyword (valid: " + joined(known) + ")");
+        }
+    }
+}
+
+// Stock submodels whose work the core does must be 'none' (otherwise they
+// would be silently ignored or act twice).
+void requireNone(const dictionary& subModels, const word& key)
+{
+    const word model = subModels.lookupOrDefault<word>(key, "none");
+    if (model != "none")
+    {
+        badEntry
+        (
+            subModels, key,
+            "must be 'none' for superellipsoid particles, got '" + model + "'"
+        );
+    }
+}
+
+sef::FluidForceModel readForces(const dictionary& dict)
+{
+    rejectUnknownKeywords
+    (
+        dict,
+        {
+            "drag", "dragCorrection", "rotationalDrag", "strainTorque",
+            "buoyancy", "pressureGradient", "resistanceResolution"
+        }
+    );
+    sef::FluidForceModel m;
+    m.drag = dict.lookupOrDefault<bool>("drag", true);
+    m.rotationalDrag = dict.lookupOrDefault<bool>("rotationalDrag", true);
+    m.strainTorque = dict.lookupOrDefault<bool>("strainTorque", true);
+    m.buoyancy = dict.lookupOrDefault<bool>("buoyancy", true);
+    m.pressureGradient = dict.lookupOrDefault<bool>("pressureGradient", true);
+    const word correction = dict.lookupOrDefault<word>("dragCorrection", "stokes");
+    try
+    {
+        m.dragCorrection = sef::dragCorrectionModelFromName(correction);
+    }
+    catch (const std::invalid_argument& err)
+    {
+        badEntry(dict, "dragCorrection", err.what());
+    }
+    return m;
+}
+
+} // End anonymous namespace
+
+
+Foam::label Foam::particleTypeIndex
+(
+    const particleTypeTable& types,
+    const dictionary& dict,
+    const word& keyword
+)
+{
+    const word name = dict.get<word>(keyword);
+    const label i = types.names.find(name);
+    if (i < 0)
+    {
+        badEntry
+        (
+            dict, keyword,
+            "unknown particle type '" + name + "' (valid: " + joined(types.names) + ")"
+        );
+    }
+    return i;
+}
+
+
+Foam::superellipsoidCloudSettings Foam::readSuperellipsoidCloudSettings
+(
+    const dictionary& cloudProperties
+)
+{
+    superellipsoidCloudSettings s;
+
+    const dictionary& constProps = cloudProperties.subDict("constantProperties");
+    s.types = readParticleTypes(constProps.subDict("particleTypes"));
+
+    const dictionary& subModels = cloudProperties.subDict("subModels");
+    const dictionary& particleForces = subModels.subDict("particleForces");
+    if (particleForces.size())
+    {
+        badEntry
+        (
+            subModels, "particleForces",
+            "must be empty for superellipsoid particles (the fluid forces are"
+            " set in superellipsoidForces)"
+        );
+    }
+    for (const word key : {"dispersionModel", "stochasticCollisionModel", "surfaceFilmModel"})
+    {
+        requireNone(subModels, key);
+    }
+
+    const dictionary& forcesDict = subModels.subDict("superellipsoidForces");
+    s.forces = readForces(forcesDict);
+    s.anyFluidForce =
+        s.forces.drag || s.forces.rotationalDrag || s.forces.buoyancy || s.forces.pressureGradient;
+
+    // The resistance tensors of every type, once: exact for ellipsoids,
+    // otherwise the boundary-integral solve (cached per shape and machine)
+    sef::ResistanceSolverOptions options;
+    options.resolution = forcesDict.lookupOrDefault<label>
+    (
+        "resistanceResolution", sef::ResistanceSolverOptions::defaultResolution
+    );
+    if (options.resolution < 4 || options.resolution > 40)
+    {
+        badEntry(forcesDict, "resistanceResolution", "must lie in [4, 40]");
+    }
+    options.estimateError = false;
+    for (const sef::dem::ParticleType& t : s.types.types)
+    {
+        try
+        {
+            s.hydrodynamics.push_back(sef::makeHydrodynamicShape(t.shape, options));
+        }
+        catch (const std::exception& err)
+        {
+            FatalErrorInFunction
+                << "Resistance tensors of a particle type failed: " << err.what()
+                << exit(FatalError);
+        }
+    }
+
+    const dictionary& coll = subModels.subDict("superellipsoidCollision");
+    s.subcycling = readSubcycleSettings(coll);
+    readCollisionSettings(coll, s.engine);
+    // The cloud keeps parcels by index during a step
+    s.engine.reorderParticles = false;
+
+    s.volumeFraction =
+        cloudProperties.subDict("solution").lookupOrDefault<bool>("volumeFraction", false);
+
+    return s;
+}
+
+// ************************************************************************* //
