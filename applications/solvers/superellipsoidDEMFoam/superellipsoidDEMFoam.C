@@ -45,31 +45,6 @@ using namespace Foam;
 namespace
 {
 
-// A bounding sphere (centre x, radius R) is admissible for injection when
-// its centre is in the mesh and it is clear of every wall face (conservative:
-// a face is taken as the disc around its centroid through its farthest vertex).
-bool clearOfWalls
-(
-    const polyMesh& mesh,
-    const std::vector<sef::dem::WallFace>& walls,
-    const sef::Vec3& x,
-    double R
-)
-{
-    if (mesh.findCell(toFoam(x)) < 0) return false;
-    for (const sef::dem::WallFace& w : walls)
-    {
-        sef::Vec3 centroid = sef::Vec3::Zero();
-        for (const sef::Vec3& v : w.vertices) centroid += v;
-        centroid /= double(w.vertices.size());
-        double extent = 0;
-        for (const sef::Vec3& v : w.vertices) extent = max(extent, (v - centroid).norm());
-        const double height = std::abs(w.outwardNormal.dot(x - centroid));
-        if (height < R && (x - centroid).norm() < R + extent) return false;
-    }
-    return true;
-}
-
 // Bed height along -g: the height above the lowest wall point below which
 // 95 % of the particle volume lies, each particle's volume spread uniformly
 // between its lowest and highest point (support values along g). Zero

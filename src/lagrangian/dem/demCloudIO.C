@@ -141,7 +141,13 @@ bool Foam::readDemCloud
     const tmp<vectorField> U(readField<vector>(cloud, "U"));
     const tmp<vectorField> omega(readField<vector>(cloud, "omega"));
     const tmp<tensorField> R(readField<tensor>(cloud, "orientation"));
-    const tmp<labelField> typeId(readField<label>(cloud, "typeId"));
+    // The type index: 'typeId' of superellipsoidDEMFoam, 'particleType' of
+    // the fluid-coupled cloud (whose typeId is OpenFOAM's injector id)
+    tmp<labelField> typeId(readOptionalField<label>(cloud, "particleType"));
+    if (typeId().size() != cloud.size())
+    {
+        typeId = readField<label>(cloud, "typeId");
+    }
     const tmp<labelField> particleId(readField<label>(cloud, "particleId"));
     // The exact state when this solver wrote the cloud (older or hand-made
     // clouds: from the positions and rotation tensors).

@@ -30,74 +30,6 @@ scalar readInRange
     return v;
 }
 
-sef::dem::InjectionRegion readRegion(const dictionary& dict)
-{
-    sef::dem::InjectionRegion region;
-    const word kind = dict.get<word>("region");
-    if (kind == "box")
-    {
-        region.kind = sef::dem::InjectionRegion::Kind::box;
-        region.min = toEigen(dict.get<vector>("min"));
-        region.max = toEigen(dict.get<vector>("max"));
-        if (!((region.max - region.min).array() > 0).all())
-        {
-            badEntry(dict, "max", "needs max > min in every component");
-        }
-    }
-    else if (kind == "cylinder")
-    {
-        region.kind = sef::dem::InjectionRegion::Kind::cylinder;
-        region.point1 = toEigen(dict.get<vector>("point1"));
-        region.point2 = toEigen(dict.get<vector>("point2"));
-        region.radius = dict.get<scalar>("radius");
-        if (!(region.radius > 0)) badEntry(dict, "radius", "must be > 0");
-        if (!((region.point2 - region.point1).norm() > 0))
-        {
-            badEntry(dict, "point2", "must differ from point1");
-        }
-    }
-    else
-    {
-        badEntry(dict, "region", "unknown region '" + kind + "' (valid: box cylinder list)");
-    }
-    return region;
-}
-
-// region list: particles ( { type <name>; position (x y z);
-//   orientation (w x y z); U (ux uy uz); omega (wx wy wz); } ... );
-std::vector<sef::dem::ListedParticle> readListedParticles
-(
-    const dictionary& inj,
-    const wordList& typeNames
-)
-{
-    std::vector<sef::dem::ListedParticle> list;
-    const PtrList<dictionary> entries(inj.lookup("particles"));
-    forAll(entries, n)
-    {
-        const dictionary& pd = entries[n];
-        sef::dem::ListedParticle p;
-        const word typeName = pd.get<word>("type");
-        p.type = typeNames.find(typeName);
-        if (p.type < 0)
-        {
-            badEntry(pd, "type", "unknown particle type '" + typeName + "'");
-        }
-        p.position = toEigen(pd.get<vector>("position"));
-        const FixedList<scalar, 4> q =
-            pd.lookupOrDefault<FixedList<scalar, 4>>("orientation", FixedList<scalar, 4>({1, 0, 0, 0}));
-        p.orientation = sef::Quat(q[0], q[1], q[2], q[3]);
-        if (std::abs(p.orientation.norm() - 1) > 1e-6)
-        {
-            badEntry(pd, "orientation", "quaternion (w x y z) must be unit");
-        }
-        p.velocity = toEigen(pd.lookupOrDefault<vector>("U", Zero));
-        p.angularVelocity = toEigen(pd.lookupOrDefault<vector>("omega", Zero));
-        list.push_back(p);
-    }
-    return list;
-}
-
 } // End anonymous namespace
 
 
@@ -140,6 +72,75 @@ sef::dem::ContactLaw Foam::readContactLaw(const dictionary& dict)
         badEntry(dict, err.parameter(), err.what());
     }
     return law;
+}
+
+
+sef::dem::InjectionRegion Foam::readInjectionRegion(const dictionary& dict)
+{
+    sef::dem::InjectionRegion region;
+    const word kind = dict.get<word>("region");
+    if (kind == "box")
+    {
+        region.kind = sef::dem::InjectionRegion::Kind::box;
+        region.min = toEigen(dict.get<vector>("min"));
+        region.max = toEigen(dict.get<vector>("max"));
+        if (!((region.max - region.min).array() > 0).all())
+        {
+            badEntry(dict, "max", "needs max > min in every component");
+        }
+    }
+    else if (kind == "cylinder")
+    {
+        region.kind = sef::dem::InjectionRegion::Kind::cylinder;
+        region.point1 = toEigen(dict.get<vector>("point1"));
+        region.point2 = toEigen(dict.get<vector>("point2"));
+        region.radius = dict.get<scalar>("radius");
+        if (!(region.radius > 0)) badEntry(dict, "radius", "must be > 0");
+        if (!((region.point2 - region.point1).norm() > 0))
+        {
+            badEntry(dict, "point2", "must differ from point1");
+        }
+    }
+    else
+    {
+        badEntry(dict, "region", "unknown region '" + kind + "' (valid: box cylinder list)");
+    }
+    return region;
+}
+
+// region list: particles ( { type <name>; position (x y z);
+//   orientation (w x y z); U (ux uy uz); omega (wx wy wz); } ... );
+std::vector<sef::dem::ListedParticle> Foam::readListedParticles
+(
+    const dictionary& inj,
+    const wordList& typeNames
+)
+{
+    std::vector<sef::dem::ListedParticle> list;
+    const PtrList<dictionary> entries(inj.lookup("particles"));
+    forAll(entries, n)
+    {
+        const dictionary& pd = entries[n];
+        sef::dem::ListedParticle p;
+        const word typeName = pd.get<word>("type");
+        p.type = typeNames.find(typeName);
+        if (p.type < 0)
+        {
+            badEntry(pd, "type", "unknown particle type '" + typeName + "'");
+        }
+        p.position = toEigen(pd.get<vector>("position"));
+        const FixedList<scalar, 4> q =
+            pd.lookupOrDefault<FixedList<scalar, 4>>("orientation", FixedList<scalar, 4>({1, 0, 0, 0}));
+        p.orientation = sef::Quat(q[0], q[1], q[2], q[3]);
+        if (std::abs(p.orientation.norm() - 1) > 1e-6)
+        {
+            badEntry(pd, "orientation", "quaternion (w x y z) must be unit");
+        }
+        p.velocity = toEigen(pd.lookupOrDefault<vector>("U", Zero));
+        p.angularVelocity = toEigen(pd.lookupOrDefault<vector>("omega", Zero));
+        list.push_back(p);
+    }
+    return list;
 }
 
 
@@ -246,7 +247,7 @@ Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
     else if (props.inject)
     {
         const dictionary& inj = dict.subDict("injection");
-        props.injection.region = readRegion(inj);
+        props.injection.region = readInjectionRegion(inj);
         props.injection.count = inj.get<label>("count");
         if (props.injection.count < 0) badEntry(inj, "count", "must be >= 0");
         const label seed = inj.lookupOrDefault<label>("seed", 1);

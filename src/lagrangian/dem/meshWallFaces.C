@@ -30,3 +30,26 @@ std::vector<sef::dem::WallFace> Foam::meshWallFaces(const polyMesh& mesh)
     }
     return walls;
 }
+
+
+bool Foam::clearOfWalls
+(
+    const polyMesh& mesh,
+    const std::vector<sef::dem::WallFace>& walls,
+    const sef::Vec3& x,
+    double R
+)
+{
+    if (mesh.findCell(toFoam(x)) < 0) return false;
+    for (const sef::dem::WallFace& w : walls)
+    {
+        sef::Vec3 centroid = sef::Vec3::Zero();
+        for (const sef::Vec3& v : w.vertices) centroid += v;
+        centroid /= double(w.vertices.size());
+        double extent = 0;
+        for (const sef::Vec3& v : w.vertices) extent = std::max(extent, (v - centroid).norm());
+        const double height = std::abs(w.outwardNormal.dot(x - centroid));
+        if (height < R && (x - centroid).norm() < R + extent) return false;
+    }
+    return true;
+}

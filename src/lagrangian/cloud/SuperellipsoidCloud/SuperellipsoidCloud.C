@@ -70,7 +70,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
         {
             system_.add
             (
-                p.typeId(), p.particleId(), toEigen(p.centre()),
+                p.shapeType(), p.particleId(), toEigen(p.centre()),
                 sef::Quat(q.w(), q.v().x(), q.v().y(), q.v().z()),
                 toEigen(p.U()), toEigen(p.omega())
             );
@@ -121,7 +121,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             {
                 f = sef::fluidForces
                 (
-                    settings_.hydrodynamics[p.typeId()], system_.orientation[k],
+                    settings_.hydrodynamics[p.shapeType()], system_.orientation[k],
                     system_.velocity[k], fluid, g, settings_.forces
                 );
             }
@@ -136,7 +136,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             if (settings_.forces.pressureGradient)
             {
                 const scalar fluidMass =
-                    fluid.density*settings_.types.types[p.typeId()].shape.volume();
+                    fluid.density*settings_.types.types[p.shapeType()].shape.volume();
                 pressureGradientImpulse[k] = toFoam(sef::Vec3(fluidMass*dt*fluid.acceleration));
             }
             maxRe = max(maxRe, f.reynolds);
@@ -191,7 +191,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             // fluid velocity, m (1 - exp(-d dt/m)) with the isotropic
             // part d of the drag tensor (-> d dt for slow, m for fast
             // particles)
-            const scalar m = settings_.types.types[p.typeId()].mass;
+            const scalar m = settings_.types.types[p.shapeType()].mass;
             const scalar d = system_.fluidDrag[k].translation.trace()/3;
             this->UCoeff()[p.cell()] += m*(1 - std::exp(-d*dt/m));
         }
@@ -285,11 +285,11 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
         this->deleteLostParticles();
         for (const parcelType& p : *this)
         {
-            if (p.typeId() < 0 || p.typeId() >= settings_.types.names.size())
+            if (p.shapeType() < 0 || p.shapeType() >= settings_.types.names.size())
             {
                 FatalErrorInFunction
                     << "Particle " << p.particleId() << " of cloud " << this->name()
-                    << " has type index " << p.typeId() << " but the cloud has "
+                    << " has type index " << p.shapeType() << " but the cloud has "
                     << settings_.types.names.size() << " particle types"
                     << exit(FatalError);
             }
@@ -330,12 +330,12 @@ void Foam::SuperellipsoidCloud<CloudType>::checkParcelProperties
 {
     CloudType::checkParcelProperties(parcel, lagrangianDt, fullyDescribed);
 
-    if (parcel.typeId() < 0 || parcel.typeId() >= settings_.types.names.size())
+    if (parcel.shapeType() < 0 || parcel.shapeType() >= settings_.types.names.size())
     {
-        parcel.typeId() = currentInjector_ >= 0 ? injectorTypes_[currentInjector_] : 0;
+        parcel.shapeType() = currentInjector_ >= 0 ? injectorTypes_[currentInjector_] : 0;
     }
-    const sef::dem::ParticleType& type = settings_.types.types[parcel.typeId()];
-    const scalar dEq = settings_.hydrodynamics[parcel.typeId()].factors.equivalentDiameter;
+    const sef::dem::ParticleType& type = settings_.types.types[parcel.shapeType()];
+    const scalar dEq = settings_.hydrodynamics[parcel.shapeType()].factors.equivalentDiameter;
     parcel.rho() = type.density;
     parcel.d() = dEq;
     parcel.dTarget() = dEq;
@@ -431,7 +431,7 @@ void Foam::SuperellipsoidCloud<CloudType>::writeFields() const
     label i = 0;
     for (const parcelType& p : *this)
     {
-        const sef::Superellipsoid& shape = settings_.types.types[p.typeId()].shape;
+        const sef::Superellipsoid& shape = settings_.types.types[p.shapeType()].shape;
         halfAxes[i] = toFoam(shape.halfAxes());
         eps1[i] = shape.eps1();
         eps2[i] = shape.eps2();

@@ -25,7 +25,8 @@ Foam::SuperellipsoidParcel<ParcelType>::SuperellipsoidParcel
     omega_(Zero),
     quatV_(Zero),
     quatW_(1),
-    particleId_(-1)
+    particleId_(-1),
+    shapeType_(-1)
 {}
 
 
@@ -43,7 +44,8 @@ Foam::SuperellipsoidParcel<ParcelType>::SuperellipsoidParcel
     omega_(Zero),
     quatV_(Zero),
     quatW_(1),
-    particleId_(-1)
+    particleId_(-1),
+    shapeType_(-1)
 {}
 
 
@@ -60,7 +62,8 @@ Foam::SuperellipsoidParcel<ParcelType>::SuperellipsoidParcel
     omega_(p.omega_),
     quatV_(p.quatV_),
     quatW_(p.quatW_),
-    particleId_(p.particleId_)
+    particleId_(p.particleId_),
+    shapeType_(p.shapeType_)
 {}
 
 

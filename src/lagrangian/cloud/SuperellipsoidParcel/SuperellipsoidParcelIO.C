@@ -12,7 +12,7 @@ Description
 template<class ParcelType>
 const std::size_t Foam::SuperellipsoidParcel<ParcelType>::sizeofFields
 (
-    offsetof(SuperellipsoidParcel<ParcelType>, particleId_)
+    offsetof(SuperellipsoidParcel<ParcelType>, shapeType_)
   + sizeof(label)
   - offsetof(SuperellipsoidParcel<ParcelType>, centre_)
 );
@@ -33,7 +33,8 @@ Foam::SuperellipsoidParcel<ParcelType>::SuperellipsoidParcel
     omega_(Zero),
     quatV_(Zero),
     quatW_(1),
-    particleId_(-1)
+    particleId_(-1),
+    shapeType_(-1)
 {
     if (readFields)
     {
@@ -42,6 +43,7 @@ Foam::SuperellipsoidParcel<ParcelType>::SuperellipsoidParcel
             is >> centre_ >> displacement_ >> omega_ >> quatV_;
             quatW_ = readScalar(is);
             particleId_ = readLabel(is);
+            shapeType_ = readLabel(is);
         }
         else if (!is.checkLabelSize<>() || !is.checkScalarSize<>())
         {
@@ -52,6 +54,7 @@ Foam::SuperellipsoidParcel<ParcelType>::SuperellipsoidParcel
             readRawScalar(is, quatV_.data(), vector::nComponents);
             readRawScalar(is, &quatW_);
             readRawLabel(is, &particleId_);
+            readRawLabel(is, &shapeType_);
             is.endRawRead();
         }
         else
@@ -74,15 +77,17 @@ void Foam::SuperellipsoidParcel<ParcelType>::readFields(CloudType& c)
 
     IOField<vector> omega(c.fieldIOobject("omega", IOobject::MUST_READ), valid);
     c.checkFieldIOobject(c, omega);
-    IOField<scalar> quatW(c.fieldIOobject("quaternionW", IOobject::MUST_READ), valid);
+    IOField<scalar> quatW(c.fieldIOobject("restartQuaternionW", IOobject::MUST_READ), valid);
     c.checkFieldIOobject(c, quatW);
-    IOField<vector> quatV(c.fieldIOobject("quaternionV", IOobject::MUST_READ), valid);
+    IOField<vector> quatV(c.fieldIOobject("restartQuaternionXYZ", IOobject::MUST_READ), valid);
     c.checkFieldIOobject(c, quatV);
     IOField<label> particleId(c.fieldIOobject("particleId", IOobject::MUST_READ), valid);
     c.checkFieldIOobject(c, particleId);
+    IOField<label> shapeType(c.fieldIOobject("particleType", IOobject::MUST_READ), valid);
+    c.checkFieldIOobject(c, shapeType);
     // The exact centre: absent in a cloud written by other tools (then the
     // mesh position is the centre)
-    IOField<vector> centre(c.fieldIOobject("centre", IOobject::READ_IF_PRESENT), valid);
+    IOField<vector> centre(c.fieldIOobject("restartCentre", IOobject::READ_IF_PRESENT), valid);
 
     label i = 0;
     for (SuperellipsoidParcel<ParcelType>& p : c)
@@ -91,6 +96,7 @@ void Foam::SuperellipsoidParcel<ParcelType>::readFields(CloudType& c)
         p.quatW_ = quatW[i];
         p.quatV_ = quatV[i];
         p.particleId_ = particleId[i];
+        p.shapeType_ = shapeType[i];
         p.centre_ = centre.size() == c.size() ? centre[i] : p.position();
         p.displacement_ = Zero;
         ++i;
@@ -109,10 +115,11 @@ void Foam::SuperellipsoidParcel<ParcelType>::writeFields(const CloudType& c)
 
     IOField<vector> omega(c.fieldIOobject("omega", IOobject::NO_READ), np);
     IOField<tensor> orientation(c.fieldIOobject("orientation", IOobject::NO_READ), np);
-    IOField<scalar> quatW(c.fieldIOobject("quaternionW", IOobject::NO_READ), np);
-    IOField<vector> quatV(c.fieldIOobject("quaternionV", IOobject::NO_READ), np);
-    IOField<vector> centre(c.fieldIOobject("centre", IOobject::NO_READ), np);
+    IOField<scalar> quatW(c.fieldIOobject("restartQuaternionW", IOobject::NO_READ), np);
+    IOField<vector> quatV(c.fieldIOobject("restartQuaternionXYZ", IOobject::NO_READ), np);
+    IOField<vector> centre(c.fieldIOobject("restartCentre", IOobject::NO_READ), np);
     IOField<label> particleId(c.fieldIOobject("particleId", IOobject::NO_READ), np);
+    IOField<label> shapeType(c.fieldIOobject("particleType", IOobject::NO_READ), np);
 
     label i = 0;
     for (const SuperellipsoidParcel<ParcelType>& p : c)
@@ -123,6 +130,7 @@ void Foam::SuperellipsoidParcel<ParcelType>::writeFields(const CloudType& c)
         quatV[i] = p.quatV_;
         centre[i] = p.centre_;
         particleId[i] = p.particleId_;
+        shapeType[i] = p.shapeType_;
         ++i;
     }
 
@@ -132,6 +140,7 @@ void Foam::SuperellipsoidParcel<ParcelType>::writeFields(const CloudType& c)
     quatV.write(valid);
     centre.write(valid);
     particleId.write(valid);
+    shapeType.write(valid);
 }
 
 
@@ -150,11 +159,12 @@ void Foam::SuperellipsoidParcel<ParcelType>::writeProperties
     #define writeProp(Name, Value)                                            \
         ParcelType::writeProperty(os, Name, Value, namesOnly, delim, filters)
 
-    writeProp("centre", centre_);
+    writeProp("restartCentre", centre_);
     writeProp("omega", omega_);
-    writeProp("quaternionV", quatV_);
-    writeProp("quaternionW", quatW_);
+    writeProp("restartQuaternionXYZ", quatV_);
+    writeProp("restartQuaternionW", quatW_);
     writeProp("particleId", particleId_);
+    writeProp("particleType", shapeType_);
 
     #undef writeProp
 }
@@ -173,10 +183,11 @@ void Foam::SuperellipsoidParcel<ParcelType>::readObjects
     if (!c.size()) return;
 
     const auto& omega = cloud::lookupIOField<vector>("omega", obr);
-    const auto& quatW = cloud::lookupIOField<scalar>("quaternionW", obr);
-    const auto& quatV = cloud::lookupIOField<vector>("quaternionV", obr);
-    const auto& centre = cloud::lookupIOField<vector>("centre", obr);
+    const auto& quatW = cloud::lookupIOField<scalar>("restartQuaternionW", obr);
+    const auto& quatV = cloud::lookupIOField<vector>("restartQuaternionXYZ", obr);
+    const auto& centre = cloud::lookupIOField<vector>("restartCentre", obr);
     const auto& particleId = cloud::lookupIOField<label>("particleId", obr);
+    const auto& shapeType = cloud::lookupIOField<label>("particleType", obr);
 
     label i = 0;
     for (SuperellipsoidParcel<ParcelType>& p : c)
@@ -186,6 +197,7 @@ void Foam::SuperellipsoidParcel<ParcelType>::readObjects
         p.quatV_ = quatV[i];
         p.centre_ = centre[i];
         p.particleId_ = particleId[i];
+        p.shapeType_ = shapeType[i];
         ++i;
     }
 }
@@ -204,10 +216,11 @@ void Foam::SuperellipsoidParcel<ParcelType>::writeObjects
     const label np = c.size();
 
     auto& omega = cloud::createIOField<vector>("omega", np, obr);
-    auto& quatW = cloud::createIOField<scalar>("quaternionW", np, obr);
-    auto& quatV = cloud::createIOField<vector>("quaternionV", np, obr);
-    auto& centre = cloud::createIOField<vector>("centre", np, obr);
+    auto& quatW = cloud::createIOField<scalar>("restartQuaternionW", np, obr);
+    auto& quatV = cloud::createIOField<vector>("restartQuaternionXYZ", np, obr);
+    auto& centre = cloud::createIOField<vector>("restartCentre", np, obr);
     auto& particleId = cloud::createIOField<label>("particleId", np, obr);
+    auto& shapeType = cloud::createIOField<label>("particleType", np, obr);
 
     label i = 0;
     for (const SuperellipsoidParcel<ParcelType>& p : c)
@@ -217,6 +230,7 @@ void Foam::SuperellipsoidParcel<ParcelType>::writeObjects
         quatV[i] = p.quatV_;
         centre[i] = p.centre_;
         particleId[i] = p.particleId_;
+        shapeType[i] = p.shapeType_;
         ++i;
     }
 }
@@ -237,7 +251,8 @@ Foam::Ostream& Foam::operator<<
             << token::SPACE << p.omega_
             << token::SPACE << p.quatV_
             << token::SPACE << p.quatW_
-            << token::SPACE << p.particleId_;
+            << token::SPACE << p.particleId_
+            << token::SPACE << p.shapeType_;
     }
     else
     {

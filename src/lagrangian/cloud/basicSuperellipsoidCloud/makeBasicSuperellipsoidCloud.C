@@ -16,6 +16,7 @@ Description
 #include "makeParcelPatchInteractionModels.H"
 #include "makeParcelStochasticCollisionModels.H"
 #include "makeParcelSurfaceFilmModels.H"
+#include "SuperellipsoidInjection.H"
 
 namespace Foam
 {
@@ -30,5 +31,6 @@ makeParcelInjectionModels(basicSuperellipsoidCloud);
 makeParcelPatchInteractionModels(basicSuperellipsoidCloud);
 makeParcelStochasticCollisionModels(basicSuperellipsoidCloud);
 makeParcelSurfaceFilmModels(basicSuperellipsoidCloud);
+makeInjectionModelType(SuperellipsoidInjection, basicSuperellipsoidCloud);
 
 // ************************************************************************* //

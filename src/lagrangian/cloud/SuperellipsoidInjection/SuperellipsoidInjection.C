@@ -1,0 +1,302 @@
+/*---------------------------------------------------------------------------*\
+Description
+    SuperellipsoidInjection: the particle list of each source, checked by
+    the core (SuperellipsoidInjection.H).
+\*---------------------------------------------------------------------------*/
+
+#include "SuperellipsoidInjection.H"
+#include "demCloudProperties.H"
+#include "demCloudIO.H"
+#include "meshWallFaces.H"
+#include "foamEigen.H"
+#include "Time.H"
+#include "polyMesh.H"
+
+#include <cmath>
+
+// * * * * * * * * * * * * * Private Member Functions  * * * * * * * * * * * //
+
+template<class CloudType>
+void Foam::SuperellipsoidInjection<CloudType>::readParticles()
+{
+    const dictionary& dict = this->coeffDict();
+    const particleTypeTable types = readParticleTypes
+    (
+        this->owner().particleProperties().subDict("constantProperties").subDict("particleTypes")
+    );
+    typeDiameters_.setSize(label(types.types.size()));
+    forAll(typeDiameters_, t)
+    {
+        typeDiameters_[t] = std::cbrt(6*types.types[t].shape.volume()/constant::mathematical::pi);
+    }
+
+    const polyMesh& mesh = this->owner().mesh();
+    const std::vector<sef::dem::WallFace> walls = meshWallFaces(mesh);
+    sef::dem::ParticleSystem ps;
+    ps.types = types.types;
+
+    // Each listed particle must lie in the mesh, clear of the walls
+    const auto listAdmissible = [&](const std::vector<sef::dem::ListedParticle>& list)
+    {
+        return [&](const sef::Vec3& x, std::size_t n)
+        {
+            return clearOfWalls(mesh, walls, x, types.types[list[n].type].boundingRadius);
+        };
+    };
+
+    const word source = dict.get<word>("source");
+    try
+    {
+        if (source == "list")
+        {
+            const std::vector<sef::dem::ListedParticle> list =
+                readListedParticles(dict, types.names);
+            sef::dem::injectListed(ps, list, 0, listAdmissible(list));
+        }
+        else if (source == "random")
+        {
+            sef::dem::InjectionSpec spec;
+            spec.region = readInjectionRegion(dict);
+            spec.count = dict.get<label>("count");
+            if (spec.count < 0)
+            {
+                FatalIOErrorInFunction(dict)
+                    << "Invalid entry 'count' in " << dict.name() << ": must be >= 0"
+                    << exit(FatalIOError);
+            }
+            const label seed = dict.lookupOrDefault<label>("seed", 1);
+            if (seed < 0)
+            {
+                FatalIOErrorInFunction(dict)
+                    << "Invalid entry 'seed' in " << dict.name() << ": must be >= 0"
+                    << exit(FatalIOError);
+            }
+            spec.seed = static_cast<std::uint64_t>(seed);
+            spec.velocity = toEigen(dict.lookupOrDefault<vector>("U0", Zero));
+            spec.maxAttemptsPerParticle = dict.lookupOrDefault<label>("maxAttempts", 10000);
+            spec.typeFractions = types.fractions;
+            sef::dem::injectRandom
+            (
+                ps, spec, 0,
+                [&](const sef::Vec3& x, double R) { return clearOfWalls(mesh, walls, x, R); }
+            );
+        }
+        else if (source == "cloud")
+        {
+            fileName dir = dict.get<fileName>("case");
+            dir.expand();
+            if (!dir.isAbsolute())
+            {
+                dir = this->owner().db().time().globalPath()/dir;
+            }
+            dir.clean();
+            if (!isDir(dir/"system"))
+            {
+                FatalIOErrorInFunction(dict)
+                    << "Invalid entry 'case' in " << dict.name() << ": " << dir
+                    << " is not a case directory" << exit(FatalIOError);
+            }
+            Time otherTime(Time::controlDictName, fileName(dir.path()), fileName(dir.name()), word("system"), word("constant"), false);
+            const instantList times = otherTime.times();
+            const word timeName = dict.lookupOrDefault<word>("time", "latestTime");
+            label index = times.size() - 1;
+            if (timeName != "latestTime")
+            {
+                index = Time::findClosestTimeIndex(times, readScalar(timeName));
+                if (index < 0 || mag(times[index].value() - readScalar(timeName)) > SMALL)
+                {
+                    FatalIOErrorInFunction(dict)
+                        << "Invalid entry 'time' in " << dict.name() << ": no time "
+                        << timeName << " in " << dir << exit(FatalIOError);
+                }
+            }
+            if (index < 0)
+            {
+                FatalIOErrorInFunction(dict)
+                    << "Invalid entry 'case' in " << dict.name() << ": no times in " << dir
+                    << exit(FatalIOError);
+            }
+            otherTime.setTime(times[index], index);
+            const polyMesh otherMesh
+            (
+                IOobject(polyMesh::defaultRegion, otherTime.timeName(), otherTime, IOobject::MUST_READ)
+            );
+            sef::dem::ParticleSystem other;
+            other.types = types.types;
+            const word cloudName = dict.lookupOrDefault<word>("cloud", "superellipsoidCloud");
+            if (!readDemCloud(otherMesh, cloudName, other))
+            {
+                FatalIOErrorInFunction(dict)
+                    << "Invalid entry 'cloud' in " << dict.name() << ": no particles of cloud "
+                    << cloudName << " at time " << otherTime.timeName() << " of " << dir
+                    << exit(FatalIOError);
+            }
+            const sef::Vec3 shift = toEigen(dict.lookupOrDefault<vector>("translate", Zero));
+            const bool keepVelocity = dict.lookupOrDefault<bool>("keepVelocity", true);
+            std::vector<sef::dem::ListedParticle> list(other.size());
+            for (std::size_t i = 0; i < other.size(); ++i)
+            {
+                list[i].type = other.type[i];
+                list[i].position = other.position[i] + shift;
+                list[i].orientation = other.orientation[i];
+                if (keepVelocity)
+                {
+                    list[i].velocity = other.velocity[i];
+                    list[i].angularVelocity = other.angularVelocity[i];
+                }
+            }
+            Info<< "    " << label(list.size()) << " particles from cloud " << cloudName
+                << " at time " << otherTime.timeName() << " of " << dir << nl;
+            sef::dem::injectListed(ps, list, 0, listAdmissible(list));
+        }
+        else
+        {
+            FatalIOErrorInFunction(dict)
+                << "Invalid entry 'source' in " << dict.name() << ": unknown source '"
+                << source << "' (valid: list random cloud)" << exit(FatalIOError);
+        }
+    }
+    catch (const sef::dem::InjectionError& err)
+    {
+        FatalIOErrorInFunction(dict)
+            << "Injection model " << this->modelName() << " (" << dict.name()
+            << ") cannot place its particles: " << err.what() << exit(FatalIOError);
+    }
+
+    particles_.resize(ps.size());
+    for (std::size_t i = 0; i < ps.size(); ++i)
+    {
+        particles_[i].type = ps.type[i];
+        particles_[i].position = ps.position[i];
+        particles_[i].orientation = ps.orientation[i];
+        particles_[i].velocity = ps.velocity[i];
+        particles_[i].angularVelocity = ps.angularVelocity[i];
+    }
+    this->volumeTotal_ = 0;
+    for (const sef::dem::ListedParticle& p : particles_)
+    {
+        this->volumeTotal_ += ps.types[p.type].shape.volume();
+    }
+}
+
+
+// * * * * * * * * * * * * * * * * Constructors  * * * * * * * * * * * * * * //
+
+template<class CloudType>
+Foam::SuperellipsoidInjection<CloudType>::SuperellipsoidInjection
+(
+    const dictionary& dict,
+    CloudType& owner,
+    const word& modelName
+)
+:
+    InjectionModel<CloudType>(dict, owner, modelName, typeName)
+{
+    readParticles();
+    updateMesh();
+}
+
+
+template<class CloudType>
+Foam::SuperellipsoidInjection<CloudType>::SuperellipsoidInjection
+(
+    const SuperellipsoidInjection<CloudType>& im
+)
+:
+    InjectionModel<CloudType>(im),
+    particles_(im.particles_),
+    typeDiameters_(im.typeDiameters_),
+    injectorCells_(im.injectorCells_),
+    injectorTetFaces_(im.injectorTetFaces_),
+    injectorTetPts_(im.injectorTetPts_)
+{}
+
+
+// * * * * * * * * * * * * * * * Member Functions  * * * * * * * * * * * * * //
+
+template<class CloudType>
+void Foam::SuperellipsoidInjection<CloudType>::updateMesh()
+{
+    const label n = particles_.size();
+    injectorCells_.setSize(n, -1);
+    injectorTetFaces_.setSize(n, -1);
+    injectorTetPts_.setSize(n, -1);
+    for (label i = 0; i < n; ++i)
+    {
+        vector x = toFoam(particles_[i].position);
+        this->findCellAtPosition
+        (
+            injectorCells_[i], injectorTetFaces_[i], injectorTetPts_[i], x, true
+        );
+    }
+}
+
+
+template<class CloudType>
+Foam::scalar Foam::SuperellipsoidInjection<CloudType>::timeEnd() const
+{
+    // All at once (a finite interval avoids a zero-length injection)
+    return this->SOI_ + ROOTVSMALL;
+}
+
+
+template<class CloudType>
+Foam::label Foam::SuperellipsoidInjection<CloudType>::parcelsToInject
+(
+    const scalar time0,
+    const scalar time1
+)
+{
+    return (0 >= time0 && 0 < time1) ? label(particles_.size()) : 0;
+}
+
+
+template<class CloudType>
+Foam::scalar Foam::SuperellipsoidInjection<CloudType>::volumeToInject
+(
+    const scalar time0,
+    const scalar time1
+)
+{
+    return (0 >= time0 && 0 < time1) ? this->volumeTotal_ : 0;
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidInjection<CloudType>::setPositionAndCell
+(
+    const label parcelI,
+    const label,
+    const scalar,
+    vector& position,
+    label& cellOwner,
+    label& tetFacei,
+    label& tetPti
+)
+{
+    position = toFoam(particles_[parcelI].position);
+    cellOwner = injectorCells_[parcelI];
+    tetFacei = injectorTetFaces_[parcelI];
+    tetPti = injectorTetPts_[parcelI];
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidInjection<CloudType>::setProperties
+(
+    const label parcelI,
+    const label,
+    const scalar,
+    typename CloudType::parcelType& parcel
+)
+{
+    const sef::dem::ListedParticle& p = particles_[parcelI];
+    const sef::Quat& q = p.orientation;
+    parcel.shapeType() = p.type;
+    parcel.U() = toFoam(p.velocity);
+    parcel.omega() = toFoam(p.angularVelocity);
+    parcel.setOrientation(quaternion(q.w(), vector(q.x(), q.y(), q.z())));
+    parcel.d() = typeDiameters_[p.type];
+}
+
+// ************************************************************************* //
