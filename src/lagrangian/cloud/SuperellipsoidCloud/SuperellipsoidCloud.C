@@ -165,6 +165,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             << this->db().time().timeName() << ": " << err.what() << exit(FatalError);
     }
     totals_.stepSeconds += clock.timeIncrement();
+    trace_.write(this->db().time(), system_);
 
     // Scatter: new state, the displacement to track, coupling sources
     const bool coupled = this->solution().coupled();
@@ -230,7 +231,8 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
     system_(),
     injectorTypes_(),
     currentInjector_(-1),
-    nextParticleId_(0)
+    nextParticleId_(0),
+    trace_(this->db().time(), this->particleProperties())
 {
     if (!this->solution().transient())
     {
@@ -258,6 +260,10 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
     forAll(this->injectors(), i)
     {
         const dictionary& d = this->injectors()[i].coeffDict();
+        if (this->injectors()[i].type() == "superellipsoidInjection")
+        {
+            continue;   // types per particle, one particle per parcel
+        }
         if (d.found("particleType"))
         {
             injectorTypes_[i] = particleTypeIndex(settings_.types, d, "particleType");
