@@ -409,8 +409,12 @@ void Foam::SuperellipsoidCloud<CloudType>::motion
 template<class CloudType>
 void Foam::SuperellipsoidCloud<CloudType>::info()
 {
+    // OpenFOAM's cloud summary; it also stores the injection models' state
+    // (what they injected and when) for restarts
+    CloudType::info();
+
     const sef::dem::StepStatistics& s = lastStep_.stats;
-    Info<< "Cloud " << this->name()
+    Info<< "    superellipsoids"
         << ": parcels " << returnReduce(this->size(), sumOp<label>())
         << "  collisions " << s.contacts
         << " (pairs " << s.pairContacts << ", walls " << s.wallContacts << ")"
