@@ -17,7 +17,7 @@ HydrodynamicShape makeHydrodynamicShape(const Superellipsoid& shape, const Resis
     return {shape, tensors, shapeFactors(shape)};
 }
 
-ParticleFluidForces fluidForces(const HydrodynamicShape& p, const Quat& q, const Vec3& v, const FluidState& fluid,
+ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Quat& q, const Vec3& v, const FluidState& fluid,
                                 const Vec3& gravity, const FluidForceModel& model) {
     if (!std::isfinite(fluid.density) || !(fluid.density > 0.0) || !std::isfinite(fluid.dynamicViscosity) ||
         !(fluid.dynamicViscosity > 0.0))
@@ -25,6 +25,8 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, const Quat& q, const
     if (!isFinite(fluid.velocity) || !isFinite(fluid.velocityGradient) || !isFinite(fluid.acceleration) ||
         !isFinite(v) || !isFinite(q.coeffs()))
         throw std::invalid_argument("fluidForces: fluid and particle state must be finite");
+    if (!std::isfinite(mass) || !(mass > 0.0))
+        throw std::invalid_argument("fluidForces: the particle mass must be finite and positive");
 
     const Superellipsoid& s = p.shape;
     const double c = s.halfAxes().minCoeff(), mu = fluid.dynamicViscosity;
@@ -54,8 +56,29 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, const Quat& q, const
     }
     const double fluidMass = fluid.density * s.volume();
     if (model.buoyancy) out.force -= fluidMass * gravity;
-    if (model.pressureGradient) out.force += fluidMass * fluid.acceleration;
+    if (model.pressureGradient) out.coupledForce += fluidMass * fluid.acceleration;
+    if (model.addedMass) {
+        if (!(model.addedMassCoefficient >= 0.0) || !std::isfinite(model.addedMassCoefficient))
+            throw std::invalid_argument("fluidForces: the added-mass coefficient must be finite and >= 0");
+        out.addedMass = model.addedMassCoefficient * fluidMass;
+        out.coupledForce += out.addedMass * fluid.acceleration;
+    }
+    out.force += out.coupledForce;
+
+    // eq. (7) divided by (m + m_a)/m for the step, which knows m only
+    out.massRatio = mass / (mass + out.addedMass);
+    if (out.massRatio != 1.0) {
+        const double r = out.massRatio;
+        out.drag.translation *= r;
+        out.force = r * out.force - (1.0 - r) * mass * gravity;
+    }
     return out;
+}
+
+Vec3 momentumToFluid(const ParticleFluidForces& f, double mass, const Vec3& gravity, const Vec3& dragImpulse,
+                     double dt) {
+    const Vec3 fluidVelocityChange = (dragImpulse + (mass * gravity + f.force) * dt) / mass;
+    return -(dragImpulse / f.massRatio + f.coupledForce * dt - f.addedMass * fluidVelocityChange);
 }
 
 } // namespace sef

@@ -9,7 +9,15 @@
 //    term m g left to the step:
 //      buoyancy           -rho_f V g
 //      pressureGradient   rho_f V Du/Dt  (the undisturbed flow's acceleration)
-// Added mass is not included yet (it needs the mass matrix of the step).
+//  - added mass, eq. (7): -C_a rho_f V (dv/dt - Du/Dt) with the paper's
+//    sphere coefficient C_a = 1/2 (the fluid's du/dt along the particle
+//    path taken as Du/Dt), so that with m_a = C_a rho_f V
+//      (m + m_a) dv/dt = m g + F + D (u - v),  F = -rho_f V g + (rho_f V + m_a) Du/Dt.
+//    The DEM step integrates m dv/dt = m g + F' + D' (u - v) with the
+//    particle mass m (its collisions use m, as in paper 001 sec. 4), so the
+//    same equation is handed to it divided by (m + m_a)/m:
+//      D' = r D,  F' = r F - (1 - r) m g,  r = m / (m + m_a)   (massRatio).
+//    Rotation has no added inertia here (the paper's eq. 14-16 neither).
 #include "kinematics/LinearRelaxation.hpp" // FluidDrag
 #include "hydrodynamics/DragCorrection.hpp"
 #include "hydrodynamics/ResistanceTensors.hpp"
@@ -36,6 +44,8 @@ struct FluidForceModel {
     bool strainTorque = true;     // the Pi term of eq. (21) (Jeffery rotation)
     bool buoyancy = true;
     bool pressureGradient = true;
+    bool addedMass = true;
+    double addedMassCoefficient = 0.5; // C_a (paper 001 eq. 7: 1/2, the sphere's)
 };
 
 // One particle type's constants: the resistance tensors (normalised by the
@@ -54,15 +64,35 @@ HydrodynamicShape makeHydrodynamicShape(const Superellipsoid& shape, const Resis
                                         const std::string& cacheDirectory = "");
 
 struct ParticleFluidForces {
-    FluidDrag drag;                 // for dem::ParticleSystem::fluidDrag
-    Vec3 force = Vec3::Zero();      // explicit: buoyancy + pressure gradient [N]
+    FluidDrag drag;                 // for dem::ParticleSystem::fluidDrag (D' = r D)
+    Vec3 force = Vec3::Zero();      // for dem::ParticleSystem::externalForce (F', above) [N]
+    double massRatio = 1;           // r = m / (m + m_a)
+    double addedMass = 0;           // m_a [kg]
+    // The explicit forces whose reaction the fluid takes, unscaled:
+    // (rho_f V + m_a) Du/Dt (buoyancy's reaction is the hydrostatic pressure
+    // field's, not the flow's) [N]
+    Vec3 coupledForce = Vec3::Zero();
     double reynolds = 0;            // Re_p = rho_f |u - v| d_eq / mu
     double dragFactor = 1;          // f of the drag correction
 };
 
 // Throws std::invalid_argument for a non-positive or non-finite fluid
 // density or viscosity and non-finite state.
-ParticleFluidForces fluidForces(const HydrodynamicShape& particle, const Quat& orientation, const Vec3& velocity,
+// particleMass: m of the particle (density times volume).
+ParticleFluidForces fluidForces(const HydrodynamicShape& particle, double particleMass, const Quat& orientation,
+                                const Vec3& velocity,
                                 const FluidState& fluid, const Vec3& gravity, const FluidForceModel& model);
+
+// The momentum [N s] the particle gave the fluid over a step of length dt
+// (two-way coupling), from what the step reports: dragImpulse (the
+// momentum the scaled drag D' gave the particle, ParticleSystem::dragImpulse)
+// and the forces above: minus the impulse of drag, pressure-gradient force
+// and added-mass force,
+//   -( dragImpulse / r + coupledForce dt - m_a dv ),
+// with dv the velocity change by the fluid and gravity alone (collision
+// impulses excluded), m dv = dragImpulse + (m g + F') dt. Particle plus
+// fluid momentum then changes by exactly (m - rho_f V) g dt.
+Vec3 momentumToFluid(const ParticleFluidForces& forces, double mass, const Vec3& gravity, const Vec3& dragImpulse,
+                     double dt);
 
 } // namespace sef

@@ -49,7 +49,7 @@ Vec3 settle(const HydrodynamicShape& p, double rho, const Quat& q, DragCorrectio
     FluidForceModel m;
     m.dragCorrection = model;
     for (int n = 0; n < steps; ++n) {
-        const ParticleFluidForces f = fluidForces(p, ps.orientation[0], ps.velocity[0], water, settings.gravity, m);
+        const ParticleFluidForces f = fluidForces(p, ps.types[0].mass, ps.orientation[0], ps.velocity[0], water, settings.gravity, m);
         ps.fluidDrag[0] = f.drag;
         ps.externalForce[0] = f.force;
         engine.step(ps, dt);
@@ -156,14 +156,93 @@ TEST(FluidForces, BuoyancyAndPressureGradient) {
     fluid.acceleration = Vec3(2.0, 0.0, 0.0);
     const Vec3 g(0, 0, -kG);
     FluidForceModel all;
-    const ParticleFluidForces f = fluidForces(p, Quat::Identity(), Vec3::Zero(), fluid, g, all);
+    all.addedMass = false;   // below: AddedMass...
+    const double mass = 2500.0 * p.shape.volume();
+    const ParticleFluidForces f = fluidForces(p, mass, Quat::Identity(), Vec3::Zero(), fluid, g, all);
     const double fluidMass = 998.0 * p.shape.volume();
     EXPECT_LT((f.force - fluidMass * (fluid.acceleration - g)).norm(), 1e-15);
     FluidForceModel none = all;
     none.buoyancy = none.pressureGradient = false;
-    EXPECT_EQ(fluidForces(p, Quat::Identity(), Vec3::Zero(), fluid, g, none).force, Vec3::Zero());
+    EXPECT_EQ(fluidForces(p, mass, Quat::Identity(), Vec3::Zero(), fluid, g, none).force, Vec3::Zero());
     // No slip: no drag correction needed, Re = 0
     EXPECT_EQ(f.reynolds, 0.0);
     fluid.dynamicViscosity = 0.0;
-    EXPECT_THROW(fluidForces(p, Quat::Identity(), Vec3::Zero(), fluid, g, all), std::invalid_argument);
+    EXPECT_THROW(fluidForces(p, mass, Quat::Identity(), Vec3::Zero(), fluid, g, all), std::invalid_argument);
+    fluid.dynamicViscosity = 1e-3;
+    EXPECT_THROW(fluidForces(p, 0.0, Quat::Identity(), Vec3::Zero(), fluid, g, all), std::invalid_argument);
+}
+
+TEST(FluidForces, AddedMassSlowsTheStartButNotTheTerminalVelocity) {
+    // A sphere released from rest in quiescent water, Stokes drag, paper 001
+    // eq. (7) with C_a = 1/2: (m + m_a) dv/dt = (m - rho_f V) g - 3 pi mu d v, so
+    // v(t) = v_t (1 - exp(-t/tau)), tau = (m + m_a)/(3 pi mu d),
+    // v_t = (m - rho_f V) g/(3 pi mu d). The step integrates the drag exactly,
+    // so this holds at any step size.
+    const double r = 5e-5, rhoP = 1500.0, rhoF = 1000.0, mu = 1e-3;
+    const HydrodynamicShape p = hydrodynamicShape(Superellipsoid(r, r, r, 1.0, 1.0));
+    const double V = p.shape.volume(), m = rhoP * V, mA = 0.5 * rhoF * V, D = 6.0 * M_PI * mu * r;
+    const double tau = (m + mA) / D, vt = (m - rhoF * V) * kG / D;
+    dem::ParticleSystem ps;
+    ps.types.emplace_back(p.shape, rhoP);
+    ps.add(0, 1, Vec3::Zero(), Quat::Identity());
+    ps.fluidDrag.resize(1);
+    dem::EngineSettings settings;
+    settings.gravity = Vec3(0, 0, -kG);
+    dem::DemEngine engine({}, settings);
+    FluidState water;
+    water.density = rhoF;
+    water.dynamicViscosity = mu;
+    const FluidForceModel model;   // defaults: added mass on, C_a = 1/2
+    const int steps = 8;
+    const double dt = tau / steps;
+    for (int n = 0; n < steps; ++n) {
+        const ParticleFluidForces f = fluidForces(p, m, ps.orientation[0], ps.velocity[0], water, settings.gravity, model);
+        EXPECT_DOUBLE_EQ(f.massRatio, m / (m + mA));
+        ps.fluidDrag[0] = f.drag;
+        ps.externalForce[0] = f.force;
+        engine.step(ps, dt);
+    }
+    const double want = -vt * (1.0 - std::exp(-1.0));
+    EXPECT_NEAR(ps.velocity[0].z() / want, 1.0, 1e-12);
+    // without added mass the particle is faster at t = tau
+    const double noAddedMass = -vt * (1.0 - std::exp(-(m + mA) / m));
+    EXPECT_GT(std::abs(noAddedMass), std::abs(want) * 1.05);
+}
+
+TEST(FluidForces, MomentumToFluidClosesTheBalance) {
+    // One step of a tilted blocky particle with slip, a fluid acceleration,
+    // finite-Re drag and added mass, no collisions: the particle's momentum
+    // change plus what the fluid receives is exactly the weight less the
+    // buoyancy, (m - rho_f V) g dt.
+    const HydrodynamicShape p = hydrodynamicShape(Superellipsoid(2e-3, 1e-3, 1e-3, 1.0, 1.0));
+    const double rhoP = 1800.0, dt = 2e-3;
+    dem::ParticleSystem ps;
+    ps.types.emplace_back(p.shape, rhoP);
+    const Quat q = Quat(Eigen::AngleAxisd(0.7, Vec3(1, 2, 0.5).normalized()));
+    ps.add(0, 1, Vec3::Zero(), q, Vec3(0.05, -0.02, 0.1), Vec3(3, 0, 1));
+    ps.fluidDrag.resize(1);
+    dem::EngineSettings settings;
+    settings.gravity = Vec3(0.3, 0, -kG);
+    dem::DemEngine engine({}, settings);
+    FluidState fluid;
+    fluid.density = 998.0;
+    fluid.dynamicViscosity = 1e-3;
+    fluid.velocity = Vec3(0.1, 0.05, -0.02);
+    fluid.acceleration = Vec3(1.5, -0.4, 2.0);
+    FluidForceModel model;
+    model.dragCorrection = DragCorrectionModel::schillerNaumann;
+    const double m = ps.types[0].mass;
+    const ParticleFluidForces f = fluidForces(p, m, q, ps.velocity[0], fluid, settings.gravity, model);
+    EXPECT_LT(f.massRatio, 1.0);
+    ps.fluidDrag[0] = f.drag;
+    ps.externalForce[0] = f.force;
+    const Vec3 v0 = ps.velocity[0];
+    engine.step(ps, dt);
+    const Vec3 toFluid = momentumToFluid(f, m, settings.gravity, ps.dragImpulse[0], dt);
+    const Vec3 total = m * (ps.velocity[0] - v0) + toFluid;
+    const Vec3 want = (m - fluid.density * p.shape.volume()) * settings.gravity * dt;
+    EXPECT_LT((total - want).norm(), 1e-12 * (m * (ps.velocity[0] - v0)).norm());
+    // and the fluid's share is the opposite of the drag, pressure-gradient
+    // and added-mass impulses: not zero here
+    EXPECT_GT(toFluid.norm(), 0.1 * (m * (ps.velocity[0] - v0)).norm());
 }

@@ -86,7 +86,8 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
 
     // The fluid at every centre, and the forces it exerts
     // (hydrodynamics/FluidForces.hpp, paper 001 eqs. 5-7, 21-23)
-    List<vector> pressureGradientImpulse(n, Zero);
+    // Kept until the step is done: the fluid's share needs them
+    std::vector<sef::ParticleFluidForces> fluidForces(settings_.anyFluidForce ? n : 0);
     scalar maxRe = 0;
     if (settings_.anyFluidForce && n)
     {
@@ -116,12 +117,13 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             fluid.density = td.rhoInterp().interpolate(coords, tet);
             fluid.dynamicViscosity = td.muInterp().interpolate(coords, tet);
 
-            sef::ParticleFluidForces f;
+            sef::ParticleFluidForces& f = fluidForces[k];
             try
             {
                 f = sef::fluidForces
                 (
-                    settings_.hydrodynamics[p.shapeType()], system_.orientation[k],
+                    settings_.hydrodynamics[p.shapeType()],
+                    settings_.types.types[p.shapeType()].mass, system_.orientation[k],
                     system_.velocity[k], fluid, g, settings_.forces
                 );
             }
@@ -133,12 +135,6 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             }
             system_.fluidDrag[k] = f.drag;
             system_.externalForce[k] = f.force;
-            if (settings_.forces.pressureGradient)
-            {
-                const scalar fluidMass =
-                    fluid.density*settings_.types.types[p.shapeType()].shape.volume();
-                pressureGradientImpulse[k] = toFoam(sef::Vec3(fluidMass*dt*fluid.acceleration));
-            }
             maxRe = max(maxRe, f.reynolds);
         }
     }
@@ -184,15 +180,18 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
 
         if (coupled && settings_.anyFluidForce)
         {
-            // Momentum given to the fluid: the opposite of what the drag and
-            // the pressure-gradient force gave the particle (to round-off)
-            this->UTrans()[p.cell()] -=
-                toFoam(system_.dragImpulse[k]) + pressureGradientImpulse[k];
-            // Implicit part: how the exchanged impulse changes with the
-            // fluid velocity, m (1 - exp(-d dt/m)) with the isotropic
-            // part d of the drag tensor (-> d dt for slow, m for fast
-            // particles)
+            // Momentum given to the fluid: the opposite of what drag,
+            // pressure-gradient and added-mass forces gave the particle, to
+            // round-off (hydrodynamics/FluidForces.hpp: momentumToFluid)
             const scalar m = settings_.types.types[p.shapeType()].mass;
+            this->UTrans()[p.cell()] += toFoam
+            (
+                sef::momentumToFluid(fluidForces[k], m, g, system_.dragImpulse[k], dt)
+            );
+            // Implicit part: how the exchanged impulse changes with the
+            // fluid velocity, m (1 - exp(-d dt/m)) with the isotropic part d
+            // of the (step's) drag tensor: d dt for slow particles, m for
+            // fast ones
             const scalar d = system_.fluidDrag[k].translation.trace()/3;
             this->UCoeff()[p.cell()] += m*(1 - std::exp(-d*dt/m));
         }

@@ -64,7 +64,8 @@ sef::FluidForceModel readForces(const dictionary& dict)
         dict,
         {
             "drag", "dragCorrection", "rotationalDrag", "strainTorque",
-            "buoyancy", "pressureGradient", "resistanceResolution"
+            "buoyancy", "pressureGradient", "addedMass", "addedMassCoefficient",
+            "resistanceResolution"
         }
     );
     sef::FluidForceModel m;
@@ -73,6 +74,12 @@ sef::FluidForceModel readForces(const dictionary& dict)
     m.strainTorque = dict.lookupOrDefault<bool>("strainTorque", true);
     m.buoyancy = dict.lookupOrDefault<bool>("buoyancy", true);
     m.pressureGradient = dict.lookupOrDefault<bool>("pressureGradient", true);
+    m.addedMass = dict.lookupOrDefault<bool>("addedMass", true);
+    m.addedMassCoefficient = dict.lookupOrDefault<scalar>("addedMassCoefficient", 0.5);
+    if (!(m.addedMassCoefficient >= 0 && m.addedMassCoefficient <= 10))
+    {
+        badEntry(dict, "addedMassCoefficient", "must lie in [0, 10]");
+    }
     const word correction = dict.lookupOrDefault<word>("dragCorrection", "stokes");
     try
     {
@@ -138,7 +145,8 @@ Foam::superellipsoidCloudSettings Foam::readSuperellipsoidCloudSettings
     const dictionary& forcesDict = subModels.subDict("superellipsoidForces");
     s.forces = readForces(forcesDict);
     s.anyFluidForce =
-        s.forces.drag || s.forces.rotationalDrag || s.forces.buoyancy || s.forces.pressureGradient;
+        s.forces.drag || s.forces.rotationalDrag || s.forces.buoyancy || s.forces.pressureGradient
+     || s.forces.addedMass;
 
     // The resistance tensors of every type, once: exact for ellipsoids,
     // otherwise the boundary-integral solve (cached per shape and machine)
