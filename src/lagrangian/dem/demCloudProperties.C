@@ -11,10 +11,7 @@ using namespace Foam;
 
 [[noreturn]] void badEntry(const dictionary& dict, const word& key, const string& why)
 {
-    FatalIOErrorInFunction(dict)
-        << "Invalid entry '" << key << "' in " << dict.name() << ": "
-        << why.c_str() << exit(FatalIOError);
-    std::abort(); // not reached
+    invalidEntry(dict, key, why);
 }
 
 scalar readInRange
@@ -31,6 +28,15 @@ scalar readInRange
 }
 
 } // End anonymous namespace
+
+
+void Foam::invalidEntry(const dictionary& dict, const word& key, const string& why)
+{
+    FatalIOErrorInFunction(dict)
+        << "Invalid entry '" << key << "' in " << dict.name() << ": "
+        << why.c_str() << exit(FatalIOError);
+    std::abort(); // not reached
+}
 
 
 sef::dem::ContactLaw Foam::readContactLaw(const dictionary& dict)

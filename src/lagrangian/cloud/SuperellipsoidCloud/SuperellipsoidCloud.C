@@ -89,6 +89,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
     // Kept until the step is done: the fluid's share needs them
     std::vector<sef::ParticleFluidForces> fluidForces(settings_.anyFluidForce ? n : 0);
     scalar maxRe = 0;
+    scalar maxMassLoading = 0;   // particle mass / fluid mass of its cell
     if (settings_.anyFluidForce && n)
     {
         const volVectorField& U = this->U();
@@ -136,6 +137,12 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             system_.fluidDrag[k] = f.drag;
             system_.externalForce[k] = f.force;
             maxRe = max(maxRe, f.reynolds);
+            maxMassLoading = max
+            (
+                maxMassLoading,
+                settings_.types.types[p.shapeType()].mass
+               /(fluid.density*this->mesh().V()[p.cell()])
+            );
         }
     }
     totals_.forceSeconds += clock.timeIncrement();
@@ -197,6 +204,22 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
         }
     }
 
+    // An explicit momentum source overshoots (and the coupled flow blows up)
+    // where a cell's particles outweigh its fluid: say so, early
+    if
+    (
+        coupled && !this->solution().semiImplicit("U") && maxMassLoading > 1
+     && ++massLoadingWarnings_ <= 3
+    )
+    {
+        WarningInFunction
+            << "cloud " << this->name() << ": a particle has " << maxMassLoading
+            << " times the fluid mass of its cell, with an explicit momentum"
+            << " source (sourceTerms U explicit): the two-way coupling can"
+            << " become unstable. Use 'U semiImplicit 1' or cells larger than"
+            << " the particles (reported 3 times at most)" << endl;
+    }
+
     lastStep_.parcels = n;
     lastStep_.subCycles = subCycles;
     lastStep_.maxReynolds = maxRe;
@@ -231,6 +254,7 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
     injectorTypes_(),
     currentInjector_(-1),
     nextParticleId_(0),
+    massLoadingWarnings_(0),
     trace_(this->db().time(), this->particleProperties())
 {
     if (!this->solution().transient())

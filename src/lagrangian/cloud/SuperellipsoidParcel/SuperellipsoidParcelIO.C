@@ -89,15 +89,32 @@ void Foam::SuperellipsoidParcel<ParcelType>::readFields(CloudType& c)
     // mesh position is the centre)
     IOField<vector> centre(c.fieldIOobject("restartCentre", IOobject::READ_IF_PRESENT), valid);
 
+    IOField<tensor> orientation(c.fieldIOobject("orientation", IOobject::MUST_READ), valid);
+    c.checkFieldIOobject(c, orientation);
+
+    // The exact values only where they agree with the cloud's own positions
+    // and rotation tensors to round-off: a particle moved or turned by hand
+    // (editing positions or orientation) takes the edited values.
+    const scalar lengthScale = mag(c.mesh().bounds().span());
     label i = 0;
     for (SuperellipsoidParcel<ParcelType>& p : c)
     {
         p.omega_ = omega[i];
-        p.quatW_ = quatW[i];
-        p.quatV_ = quatV[i];
         p.particleId_ = particleId[i];
         p.shapeType_ = shapeType[i];
-        p.centre_ = centre.size() == c.size() ? centre[i] : p.position();
+        const bool exactCentre =
+            centre.size() == c.size() && mag(centre[i] - p.position()) <= 1e-9*lengthScale;
+        p.centre_ = exactCentre ? centre[i] : p.position();
+        const quaternion exact(quatW[i], quatV[i]);
+        if (cmptMax(cmptMag(exact.R() - orientation[i])) <= 1e-9)
+        {
+            p.quatW_ = quatW[i];
+            p.quatV_ = quatV[i];
+        }
+        else
+        {
+            p.setOrientation(quaternion(orientation[i]).normalized());
+        }
         p.displacement_ = Zero;
         ++i;
     }

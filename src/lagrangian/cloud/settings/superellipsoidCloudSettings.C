@@ -13,10 +13,7 @@ using namespace Foam;
 
 [[noreturn]] void badEntry(const dictionary& dict, const word& key, const string& why)
 {
-    FatalIOErrorInFunction(dict)
-        << "Invalid entry '" << key << "' in " << dict.name() << ": "
-        << why.c_str() << exit(FatalIOError);
-    std::abort(); // not reached
+    invalidEntry(dict, key, why);
 }
 
 string joined(const wordList& words)
