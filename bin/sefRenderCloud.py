@@ -4,61 +4,18 @@
 # Each particle is a unit superellipsoid (eps1, eps2) mapped by its
 # glyphTensor = R diag(a, b, c) (ParaView Tensor Glyph, columns used as they
 # are, no eigen-decomposition) and coloured by its speed |U|.
+import os
 import sys
 from paraview.simple import *  # noqa: F401,F403 (ParaView's scripting API)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sefParaview import superellipsoidGlyphs, whiteView  # noqa: E402
 
 cloudFile, eps1, eps2, outFile = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 wallsFile = sys.argv[5] if len(sys.argv) > 5 else None
 
-# Unit superellipsoid from the parametric form (paper 001 eq. 3, Barr 1981)
-unit = ProgrammableSource(OutputDataSetType='vtkPolyData')
-unit.Script = f"""
-import numpy as np
-from vtkmodules.vtkCommonCore import vtkPoints
-from vtkmodules.vtkCommonDataModel import vtkCellArray
-e1, e2 = {eps1}, {eps2}
-nEta, nW = 24, 48
-def sp(t, p):
-    return np.sign(t) * np.abs(t) ** p
-pts = vtkPoints()
-for i in range(nEta + 1):
-    eta = -np.pi / 2 + np.pi * i / nEta
-    for j in range(nW):
-        w = -np.pi + 2 * np.pi * j / nW
-        ce = sp(np.cos(eta), e1)
-        pts.InsertNextPoint(ce * sp(np.cos(w), e2), ce * sp(np.sin(w), e2), sp(np.sin(eta), e1))
-polys = vtkCellArray()
-for i in range(nEta):
-    for j in range(nW):
-        a, b = i * nW + j, i * nW + (j + 1) % nW
-        polys.InsertNextCell(4)
-        for k in (a, b, b + nW, a + nW):
-            polys.InsertCellPoint(k)
-out = self.GetPolyDataOutput()
-out.SetPoints(pts)
-out.SetPolys(polys)
-"""
-
 cloud = XMLPolyDataReader(FileName=[cloudFile])
-speed = Calculator(Input=cloud, ResultArrayName='speed', Function='mag(U)')
-glyphs = TensorGlyph(Input=speed, GlyphType=unit)
-glyphs.Tensors = ['POINTS', 'glyphTensor']
-glyphs.ExtractEigenvalues = 0   # use the tensor's columns as they are
-glyphs.Symmetric = 0
-glyphs.LimitScalingByEigenvalues = 0
-glyphs.ScaleFactor = 1.0
-glyphs.Scalars = ['POINTS', 'speed']
-glyphs.ColorGlyphs = 1
-glyphs.Colorby = 'input scalars'
-
-view = CreateView('RenderView')
-view.ViewSize = [800, 600]
-view.Background = [1, 1, 1]
-view.OrientationAxesVisibility = 0
-try:
-    view.UseColorPaletteForBackground = 0
-except AttributeError:
-    pass
+glyphs = superellipsoidGlyphs(cloud, eps1, eps2)
+view = whiteView(800, 600)
 
 display = Show(glyphs, view)
 ColorBy(display, ('POINTS', 'speed'))

@@ -82,5 +82,5 @@ DICT
 }
 
 # cloudField <case> <time> <field>: the values of a written cloud field, one
-# row per particle (python3 -c "..." reads them; see readCloudField.py)
-cloudField() { /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/readCloudField.py" "$@"; }
+# row per particle (bin/sefCloudField.py)
+cloudField() { /usr/bin/python3 "$SEF_ROOT/bin/sefCloudField.py" "$@"; }

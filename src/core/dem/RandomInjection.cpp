@@ -147,7 +147,10 @@ void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int
 
 void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& list,
                   std::int64_t firstId,
-                  const std::function<bool(const Vec3&, std::size_t)>& admissible) {
+                  const std::function<bool(const Vec3&, std::size_t)>& admissible, double allowedOverlap) {
+    if (!(allowedOverlap >= 0.0) || !std::isfinite(allowedOverlap))
+        throw std::invalid_argument("injectListed: allowedOverlap must be finite and >= 0");
+    const auto dEq = [](const Superellipsoid& s) { return std::cbrt(6.0 * s.volume() / M_PI); };
     ParticleSystem trial = particles; // untouched on failure
     for (std::size_t n = 0; n < list.size(); ++n) {
         const ListedParticle& p = list[n];
@@ -170,7 +173,9 @@ void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& 
             const Pose other{trial.position[j], trial.orientation[j]};
             const ContactResult c =
                 detectPairContact(shape, pose, trial.types[trial.type[j]].shape, other);
-            if (c.contact) {
+            const double tolerated =
+                allowedOverlap * std::min(dEq(shape), dEq(trial.types[trial.type[j]].shape));
+            if (c.contact && c.depth > tolerated) {
                 std::ostringstream msg;
                 msg << "listed particle " << n << " overlaps particle id " << trial.id[j]
                     << " (penetration depth " << c.depth << " m)";

@@ -52,11 +52,15 @@ struct ListedParticle {
 
 // Appends the listed particles (ids continue from firstId). Throws
 // InjectionError naming the particles if two of them overlap (exact narrow
-// phase, not bounding spheres), if one overlaps an existing particle, or if
-// `admissible(centre, shape, pose)` rejects one; the system is left unchanged then.
+// phase, not bounding spheres) by more than allowedOverlap times the smaller
+// volume-equivalent diameter (0: any overlap; a bed settled by the DEM step
+// rests with overlaps of order 1e-4 d_eq), if one overlaps an existing
+// particle, or if `admissible(centre, listIndex)` rejects one; the system is
+// left unchanged then. std::invalid_argument for a negative allowedOverlap.
 void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& list,
                   std::int64_t firstId,
-                  const std::function<bool(const Vec3&, std::size_t listIndex)>& admissible = {});
+                  const std::function<bool(const Vec3&, std::size_t listIndex)>& admissible = {},
+                  double allowedOverlap = 0.0);
 
 // Portable uniform random numbers (std distributions differ between
 // standard libraries; these do not), so a seed gives the same packing everywhere.

@@ -20,8 +20,8 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from readCloudField import read  # noqa: E402
+sys.path.insert(0, os.path.join(os.environ["SEF_ROOT"], "bin"))
+from sefCloudField import read  # noqa: E402
 
 
 def fsum3(rows):

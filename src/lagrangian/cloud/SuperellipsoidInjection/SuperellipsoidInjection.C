@@ -9,6 +9,7 @@ Description
 #include "demCloudIO.H"
 #include "meshWallFaces.H"
 #include "foamEigen.H"
+#include "dem/WallClearance.hpp"
 #include "Time.H"
 #include "polyMesh.H"
 
@@ -35,12 +36,19 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
     sef::dem::ParticleSystem ps;
     ps.types = types.types;
 
-    // Each listed particle must lie in the mesh, clear of the walls
+    // A listed particle must have its centre in the mesh and its body (not
+    // just its bounding sphere) clear of the walls, up to the overlap the
+    // DEM step itself tolerates: a settled bed rests on its floor.
+    const sef::dem::WallSet wallSet(walls);
     const auto listAdmissible = [&](const std::vector<sef::dem::ListedParticle>& list)
     {
         return [&](const sef::Vec3& x, std::size_t n)
         {
-            return clearOfWalls(mesh, walls, x, types.types[list[n].type].boundingRadius);
+            const sef::Superellipsoid& shape = types.types[list[n].type].shape;
+            const scalar allowed = 1e-2*typeDiameters_[list[n].type];
+            return
+                mesh.findCell(toFoam(x)) >= 0
+             && sef::dem::wallPenetration(wallSet, shape, sef::Pose{x, list[n].orientation}) <= allowed;
         };
     };
 
@@ -147,7 +155,10 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
             }
             Info<< "    " << label(list.size()) << " particles from cloud " << cloudName
                 << " at time " << otherTime.timeName() << " of " << dir << nl;
-            sef::dem::injectListed(ps, list, 0, listAdmissible(list));
+            // a settled bed: its resting contacts overlap by the DEM step's
+            // allowed penetration (1e-4 d_eq); 1e-2 d_eq is the acceptance
+            // bound of overlaps in the tutorials
+            sef::dem::injectListed(ps, list, 0, listAdmissible(list), 1e-2);
         }
         else
         {
