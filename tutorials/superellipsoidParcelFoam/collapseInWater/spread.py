@@ -17,7 +17,8 @@ orientations:
                   particle's volume spread uniformly over its vertical
                   extent (as the dry solver's bed height)
 Writes spread.dat (run time xWidth yWidth r95 h95), spread.png (r95 and
-h95 against time, all runs) and runs.dat (per run: particles at the start
+h95 against time, all runs), spread.md (the same as markdown tables: bounding
+box x and y widths / r95 / h95 in cm at t = 0, 1, 2.5, 5, 10 s) and runs.dat (per run: particles at the start
 and end, escaped, pushed back, largest overlap / d_eq, largest Re_p, drag
 correction, wall time); prints the acceptance checks and exits non-zero if
 one fails.
@@ -106,7 +107,30 @@ def main(runs):
     with open("boxes.json", "w") as f:   # bounding boxes for the renderer
         json.dump({name: {f"{t:g}": m["box"] for t, m in rows} for name, rows in table.items()}, f)
     plot(table)
+    markdown(table, summary)
     return check(table, summary)
+
+
+def markdown(table, summary):
+    """spread.md: the tables of the README and doc/collapseInWater.md."""
+    marks = [0, 1, 2.5, 5, 10]
+    with open("spread.md", "w") as f:
+        f.write("| run | drag | " + " | ".join(f"t = {t:g} s" for t in marks) + " |\n")
+        f.write("| --- | --- |" + " --- |" * len(marks) + "\n")
+        for name, rows in table.items():
+            cells = []
+            for t in marks:
+                if rows[-1][0] < t - 1e-9:
+                    cells.append("")
+                    continue
+                m = at(rows, t)
+                cells.append(f"{100 * m['xWidth']:.1f} x {100 * m['yWidth']:.1f} / {100 * m['r95']:.1f} / {100 * m['h95']:.1f}")
+            f.write(f"| {name} | {summary[name]['drag']} | " + " | ".join(cells) + " |\n")
+        f.write("\n| run | particles (start, end) | escaped | pushed back | max overlap / d_eq | max Re_p | wall time [s] |\n")
+        f.write("| --- | --- | --- | --- | --- | --- | --- |\n")
+        for name, s in summary.items():
+            f.write(f"| {name} | {s['start']}, {s['end']} | {s['escaped']} | {s['pushedBack']} | {s['maxOverlap']:.1e} | "
+                    f"{s['maxRe']:.0f} | {s['wall']:.0f} |\n")
 
 
 def plot(table):
