@@ -59,16 +59,25 @@ void alignedTangents(const PosedBody& body, const Vec3& n, Vec3& t1, Vec3& t2) {
 // log D), safeguarded by bisection inside the bracket, takes 3-5 support
 // calls. Tolerance: D within 1e-3 of topHeight (lateral error <= 1e-3 of
 // the cap width, since the width grows like D^(1/e)).
+//
+// Warm start (issue 21): `x` (log tan(theta)) comes in as a first guess if
+// finite, and goes out as where the answer was found (NaN if at the
+// silhouette). The deeper zone cap of the same body along the same
+// direction (the same drop function D, a larger target) starts from it:
+// its first call then usually lands within the tolerance (a warm blocky pair query made ~150 support calls for its
+// four outlines, half of its time).
 Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double level,
-                double topHeight, const Vec3& topPoint) {
+                double topHeight, const Vec3& topPoint, double& xGuess) {
     const double top = level + topHeight;
     // Bracket in x = log(tan(theta)); the upper end (the body's silhouette
     // along t, theta = 90 deg) is evaluated only if the iteration gets there.
     double hi = std::numeric_limits<double>::infinity(), fHi = std::numeric_limits<double>::quiet_NaN();
     double lo = -std::numeric_limits<double>::infinity(), fLo = lo;
     Vec3 pHi = topPoint, pLo = topPoint; // support points at the bracket ends
-    // First guess: a face (e = 1) of the size of the bounding radius.
-    double x = std::log(std::min(0.5, topHeight / body.shape.boundingRadius()));
+    // First guess: the caller's, else a face (e = 1) of the size of the
+    // bounding radius.
+    double x = std::isfinite(xGuess) ? std::min(xGuess, 30.0)
+                                     : std::log(std::min(0.5, topHeight / body.shape.boundingRadius()));
     double xPrev = x, fPrev = std::numeric_limits<double>::quiet_NaN();
     int side = 0; // which end was kept last: Illinois halving of a stale end
     for (int k = 0; k < 40; ++k) {
@@ -77,7 +86,10 @@ Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double lev
         const double drop = top - up.dot(p);
         const double f = drop > 0.0 ? std::log(drop / topHeight)
                                     : -std::numeric_limits<double>::infinity();
-        if (std::fabs(f) <= kDropTolerance) return p;
+        if (std::fabs(f) <= kDropTolerance) {
+            xGuess = x;
+            return p;
+        }
         if (f < 0.0) {
             lo = x, fLo = f, pLo = p;
             if (side == -1) fHi *= 0.5;
@@ -109,7 +121,10 @@ Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double lev
             // tested before the log: a zero drop would be log(0), which
             // raises divide-by-zero (OpenFOAM traps it)
             const double dropHi = top - up.dot(pHi);
-            if (!(dropHi > topHeight)) return pHi;
+            if (!(dropHi > topHeight)) {
+                xGuess = std::numeric_limits<double>::quiet_NaN();
+                return pHi;
+            }
             fHi = std::log(dropHi / topHeight);
         }
         if (!(next > lo && next < hi))
@@ -127,14 +142,23 @@ Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double lev
         x = next;
     }
     // The cap boundary lies between the bracket ends: interpolate by drop.
+    xGuess = std::isfinite(lo) && std::isfinite(hi) ? 0.5 * (lo + hi) : x;
     const double dLo = top - up.dot(pLo), dHi = top - up.dot(pHi);
     const double w = dHi > dLo ? std::clamp((topHeight - dLo) / (dHi - dLo), 0.0, 1.0) : 0.5;
     return pLo + w * (pHi - pLo);
 }
 
-// Ring of extreme points of a cap, counter-clockwise in the frame.
+// log tan(theta) of each ring direction's answer (capExtreme's warm start).
+using RingGuesses = std::array<double, kPatchRing>;
+
+// Ring of extreme points of a cap, counter-clockwise in the frame. With
+// `fromShallower` (the same body's cap along the same up, found for the
+// smaller drop `shallowerHeight`), each direction starts from its answer
+// there moved by the face power law D ~ theta^e (log tan(theta) grows by
+// log(ratio) / e, e = 2 / (2 - eps)). `guesses` returns this ring's answers.
 Outline capOutline(const PosedBody& body, const Vec3& up, double level, double topHeight,
-                   const Vec3& topPoint, const PatchFrame& frame) {
+                   const Vec3& topPoint, const PatchFrame& frame, RingGuesses& guesses,
+                   const RingGuesses* fromShallower = nullptr, double shallowerHeight = 0.0) {
     Outline out;
     out.reserve(kPatchRing);
     // Directions at 22.5 + k 45 deg from the face axes, never along them: a
@@ -148,9 +172,21 @@ Outline capOutline(const PosedBody& body, const Vec3& up, double level, double t
     static_assert(kPatchRing == 8, "ring table below has 8 directions");
     const std::array<Vec2, 8> ring{Vec2(c, s),   Vec2(s, c),   Vec2(-s, c), Vec2(-c, s),
                                    Vec2(-c, -s), Vec2(-s, -c), Vec2(s, -c), Vec2(c, -s)};
-    for (const Vec2& dir : ring) {
+    double shift = 0.0;
+    if (fromShallower != nullptr) {
+        const double eps = std::min({body.shape.eps1(), body.shape.eps2(), 1.0});
+        shift = std::log(topHeight / shallowerHeight) * (2.0 - eps) / 2.0;
+    }
+    for (int k = 0; k < kPatchRing; ++k) {
+        const Vec2& dir = ring[static_cast<std::size_t>(k)];
         const Vec3 t = dir.x() * frame.t1 + dir.y() * frame.t2;
-        out.push_back(frame.project(capExtreme(body, up, t, level, topHeight, topPoint)));
+        // Every direction starts from its own guess (never a neighbour's
+        // answer): mirror-image directions then take mirror-image steps, and
+        // a symmetric contact keeps an exactly symmetric outline.
+        double x = fromShallower != nullptr ? (*fromShallower)[static_cast<std::size_t>(k)] + shift
+                                            : std::numeric_limits<double>::quiet_NaN();
+        out.push_back(frame.project(capExtreme(body, up, t, level, topHeight, topPoint, x)));
+        guesses[static_cast<std::size_t>(k)] = x;
     }
     return out;
 }
@@ -233,12 +269,17 @@ PatchPoints patchPoints(const Outline& patch, const Outline& zone, const PatchFr
     points.found = true;
     points.centroid = toOffset(frame, c);
     if (zone.size() < 3) return points;
+    // A superellipsoid is centrally symmetric: its half-width along -u is
+    // that along u, so two support calls per body serve all four directions.
+    double widthAlong[2] = {HUGE_VAL, HUGE_VAL}; // along t1, t2
+    for (const PosedBody* body : {flatA, flatB})
+        if (body != nullptr) {
+            widthAlong[0] = std::min(widthAlong[0], halfWidth(*body, frame.t1));
+            widthAlong[1] = std::min(widthAlong[1], halfWidth(*body, frame.t2));
+        }
     for (const Vec2& u : {Vec2(1, 0), Vec2(-1, 0), Vec2(0, 1), Vec2(0, -1)}) {
         const double reach = kRimFraction * exitDistance(zone, c, u);
-        const Vec3 direction = toOffset(frame, u);
-        double width = HUGE_VAL;
-        for (const PosedBody* body : {flatA, flatB})
-            if (body != nullptr) width = std::min(width, halfWidth(*body, direction));
+        const double width = widthAlong[u.x() != 0.0 ? 0 : 1];
         if (reach >= kRimMinimum * width) points.rim[points.rimCount++] = toOffset(frame, c + reach * u);
     }
     return points;
@@ -278,13 +319,14 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     frame.origin = 0.5 * (p1 + p2);
     alignedTangents(flat1 ? body1 : body2, n, frame.t1, frame.t2);
     // cap1 above the support plane of body 2 and cap2 below that of body 1.
-    const Outline cap1 = capOutline(body1, n, n.dot(p2), d, p1, frame);
-    const Outline cap2 = capOutline(body2, -n, -n.dot(p1), d, p2, frame);
+    RingGuesses guess1, guess2, unused;
+    const Outline cap1 = capOutline(body1, n, n.dot(p2), d, p1, frame, guess1);
+    const Outline cap2 = capOutline(body2, -n, -n.dot(p1), d, p2, frame, guess2);
     // The contact zone: the same with both caps deeper by the zone depth.
     const double zoneDepth = d + kRimZoneDepth * std::min(flat1 ? body1.smallestHalfAxis() : HUGE_VAL,
                                                          flat2 ? body2.smallestHalfAxis() : HUGE_VAL);
-    const Outline zone1 = capOutline(body1, n, n.dot(p1) - zoneDepth, zoneDepth, p1, frame);
-    const Outline zone2 = capOutline(body2, -n, -n.dot(p2) - zoneDepth, zoneDepth, p2, frame);
+    const Outline zone1 = capOutline(body1, n, n.dot(p1) - zoneDepth, zoneDepth, p1, frame, unused, &guess1, d);
+    const Outline zone2 = capOutline(body2, -n, -n.dot(p2) - zoneDepth, zoneDepth, p2, frame, unused, &guess2, d);
     // Both rings use the same tangent directions: both outlines run
     // counter-clockwise in the (t1, t2) frame.
     return patchPoints(intersect(cap1, cap2), intersect(zone1, zone2), frame, flat1 ? &body1 : nullptr,
@@ -300,10 +342,12 @@ PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest,
     alignedTangents(body, n, frame.t1, frame.t2);
     // The part of the particle below the plane: up = -n, level = -n.(wall point).
     const double level = -n.dot(deepest + depth * n);
-    Outline patch = capOutline(body, -n, level, depth, deepest, frame);
+    RingGuesses guesses, unused;
+    Outline patch = capOutline(body, -n, level, depth, deepest, frame, guesses);
     // The contact zone: the part within the zone depth above the plane too.
     const double zoneDepth = depth + kRimZoneDepth * body.smallestHalfAxis();
-    Outline zone = capOutline(body, -n, level - (zoneDepth - depth), zoneDepth, deepest, frame);
+    Outline zone = capOutline(body, -n, level - (zoneDepth - depth), zoneDepth, deepest, frame, unused,
+                              &guesses, depth);
     if (clipPoints != nullptr && clipOutwardNormals != nullptr) {
         for (std::size_t k = 0; k < clipPoints->size(); ++k) {
             const Vec3& b = (*clipOutwardNormals)[k];

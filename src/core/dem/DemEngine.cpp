@@ -502,6 +502,10 @@ void DemEngine::Impl::drift(std::size_t i, double h) {
     if (!b.angularVelocity.isZero(0.0) || !torque[i].isZero(0.0)) advanceRotation(b, torque[i], h);
 }
 
+// Pairs apart along their last exact normal by more than this times the
+// smaller bounding radius skip the exact query (separatedAlongReference).
+constexpr double kSeparatingAxisMargin = 1e-2;
+
 void DemEngine::Impl::detect(StepStatistics& stats) {
     const ParticleSystem& ps = *system;
     const std::size_t n = bodies.size();
@@ -534,6 +538,16 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
                                settings.flatContactReuseTolerance, std::min(radius[a], radius[b]), r)) {
             ++stats.reusedPairs;
             slot = warm.recordCarried(*previous, r.normal); // keeps the reference
+        } else if (previous && previous->hasReference && previous->referenceDepth < 0.0 &&
+                   separatedAlongReference(
+                       *previous,
+                       PosedBody(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation}),
+                       PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}),
+                       kSeparatingAxisMargin * std::min(radius[a], radius[b]), r)) {
+            // apart along the last exact normal (PairGeometryReuse.hpp)
+            ++stats.reusedPairs;
+            warm.recordCarried(*previous, previous->normal); // keeps the reference
+            return;
         } else {
             PairWarmStart warmNormal;
             if (previous) warmNormal.normal = previous->normal;

@@ -101,6 +101,22 @@ bool reusePairReference(const WarmStartEntry& e, const PairPose& A, const PairPo
     return true;
 }
 
+bool separatedAlongReference(const WarmStartEntry& e, const PosedBody& A, const PosedBody& B,
+                             double margin, ContactResult& r) {
+    if (!e.hasReference || !(e.referenceDepth < 0.0)) return false;
+    const Vec3 n = A.rotation * e.normalInA;
+    const Vec3 minusN = -n;
+    const double f = n.dot(A.support(n) - B.support(minusN)); // overlap along n
+    if (!(f < -margin)) return false;
+    r.contact = false;
+    r.depth = f; // an upper bound of the (negative) exact depth
+    r.normal = n;
+    r.rimCount = 0;
+    r.iterations = 0;
+    r.onFlatPatch = false;
+    return true;
+}
+
 void storeSeparatedPair(WarmStartEntry& e, const PairPose& A, const PairPose& B, double gap) {
     e.hasReference = false;
     e.flatReference = false;

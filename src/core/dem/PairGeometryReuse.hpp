@@ -29,6 +29,7 @@
 // the rotation times the patch half-width, so 1e-4 keeps it at the allowed
 // penetration (1e-4 d_eq).
 #include "contact/ContactResult.hpp"
+#include "contact/PosedBody.hpp"
 #include "dem/WarmStartCache.hpp"
 #include "geometry/Types.hpp"
 
@@ -66,6 +67,21 @@ bool reusePairReference(const WarmStartEntry& entry, const PairPose& A, const Pa
 void storeSeparatedPair(WarmStartEntry& entry, const PairPose& A, const PairPose& B, double gap);
 bool pairStillSeparated(const WarmStartEntry& entry, const PairPose& A, const PairPose& B,
                         double radiusB);
+
+// Pairs apart at their last exact answer (referenceDepth < 0), at any
+// motion: the stored normal, turned with A, is an axis; if the two bodies'
+// support planes along it are still apart by more than `margin`, it
+// separates them (separating-axis theorem: f(n) = n.(p_A - p_B) < 0 for
+// any one n means no contact), and r is filled with "no contact" and that
+// gap, without the Newton query. Why (issue 21): blocky shapes have bounding
+// spheres far larger than their faces (an eps = 0.2 cube's reaches 1.7
+// half-widths out), so a bed of them has many touching bounding spheres of
+// pairs that are apart, and their exact queries every substep (Newton on
+// flat faces: 5-10 iterations of support and Hessian) were a large share of
+// the cost. The margin keeps the exact query (and a fresh warm-start
+// normal) for pairs about to touch. Two support calls.
+bool separatedAlongReference(const WarmStartEntry& entry, const PosedBody& A, const PosedBody& B,
+                             double margin, ContactResult& r);
 
 // Wall faces: the same for a particle against a fixed face, for answers
 // on the face itself (not its edges or vertices, whose normal follows the

@@ -65,3 +65,33 @@ TEST(FastPow, ExponentsOfEpsOneHalfHitTheClosedForms) {
     EXPECT_EQ(2.0 / eps - 1.0, 3.0); // implicit function: p - 1 for p = 2/eps
     EXPECT_EQ(2.0 / eps, 4.0);
 }
+
+TEST(FastPow, IntegerAndEighthPowersOfBlockyShapes) {
+    // Issue 21: eps = 0.2 gives p = 10, p - 1 = 9; eps = 0.25 gives 8, 7 and
+    // 1/e = 7/8 in the support map. Integer powers by squaring carry up to 11
+    // rounding errors of u = eps_machine / 2 (k = 12); 7/8 three sqrt and two
+    // products.
+    EXPECT_EQ(2.0 / 0.2, 10.0);
+    EXPECT_EQ(2.0 / 0.2 - 1.0, 9.0);
+    EXPECT_EQ(2.0 / 0.25, 8.0);
+    EXPECT_EQ(1.0 / (2.0 / (2.0 - 0.25)), 0.875);
+    struct Rational {
+        int num, den;
+    };
+    const Rational exponents[] = {{5, 1}, {6, 1}, {7, 1}, {8, 1}, {9, 1}, {10, 1}, {11, 1}, {12, 1}, {7, 8}};
+    std::mt19937 rng(12);
+    std::uniform_real_distribution<double> logX(-20.0, 20.0);
+    for (const Rational& q : exponents) {
+        const double e = double(q.num) / double(q.den);
+        double worst = 0.0;
+        for (int k = 0; k < 5000; ++k) {
+            const double x = std::exp(logX(rng));
+            const long double want = std::pow(static_cast<long double>(x),
+                                              static_cast<long double>(q.num) / q.den);
+            worst = std::max(worst, static_cast<double>(std::fabs((powNonNegative(x, e) - want) / want)));
+        }
+        EXPECT_LT(worst, 6.0 * std::numeric_limits<double>::epsilon()) << q.num << "/" << q.den;
+        EXPECT_EQ(powNonNegative(0.0, e), 0.0) << e;
+        EXPECT_EQ(powNonNegative(1.0, e), 1.0) << e;
+    }
+}
