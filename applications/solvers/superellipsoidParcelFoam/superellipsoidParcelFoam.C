@@ -73,8 +73,7 @@ int main(int argc, char *argv[])
 
         if (parcels.volumeFraction())
         {
-            alphac = max(1 - parcels.theta(), alphacMin);
-            alphac.correctBoundaryConditions();
+            #include "alphacFromCloud.H"
             alphacf = fvc::interpolate(alphac);
         }
         alphaPhic = alphacf*phi;
