@@ -257,6 +257,16 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
     massLoadingWarnings_(0),
     trace_(this->db().time(), this->particleProperties())
 {
+    if (Pstream::parRun())
+    {
+        // Collisions across processor boundaries are not exchanged yet
+        // (doc/parallel.md): a decomposed run would miss them silently
+        FatalErrorInFunction
+            << "Cloud " << this->name() << ": parallel runs are not supported"
+            << " yet (collisions across processor boundaries; doc/parallel.md)."
+            << " Run serially." << exit(FatalError);
+    }
+
     if (!this->solution().transient())
     {
         FatalIOErrorInFunction(this->particleProperties())
