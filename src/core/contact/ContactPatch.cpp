@@ -67,7 +67,7 @@ void alignedTangents(const PosedBody& body, const Vec3& n, Vec3& t1, Vec3& t2) {
 // its first call then usually lands within the tolerance (a warm blocky pair query made ~150 support calls for its
 // four outlines, half of its time).
 Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double level,
-                double topHeight, const Vec3& topPoint, double& xGuess) {
+                double topHeight, const Vec3& topPoint, double& xGuess, double& answerDrop) {
     const double top = level + topHeight;
     // Bracket in x = log(tan(theta)); the upper end (the body's silhouette
     // along t, theta = 90 deg) is evaluated only if the iteration gets there.
@@ -88,6 +88,7 @@ Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double lev
                                     : -std::numeric_limits<double>::infinity();
         if (std::fabs(f) <= kDropTolerance) {
             xGuess = x;
+            answerDrop = drop;
             return p;
         }
         if (f < 0.0) {
@@ -123,6 +124,7 @@ Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double lev
             const double dropHi = top - up.dot(pHi);
             if (!(dropHi > topHeight)) {
                 xGuess = std::numeric_limits<double>::quiet_NaN();
+                answerDrop = -1.0;
                 return pHi;
             }
             fHi = std::log(dropHi / topHeight);
@@ -143,6 +145,7 @@ Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double lev
     }
     // The cap boundary lies between the bracket ends: interpolate by drop.
     xGuess = std::isfinite(lo) && std::isfinite(hi) ? 0.5 * (lo + hi) : x;
+    answerDrop = std::numeric_limits<double>::quiet_NaN();
     const double dLo = top - up.dot(pLo), dHi = top - up.dot(pHi);
     const double w = dHi > dLo ? std::clamp((topHeight - dLo) / (dHi - dLo), 0.0, 1.0) : 0.5;
     return pLo + w * (pHi - pLo);
@@ -151,13 +154,28 @@ Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double lev
 // log tan(theta) of each ring direction's answer (capExtreme's warm start).
 using RingGuesses = std::array<double, kPatchRing>;
 
+// How far each ring direction's answer may reach: the drop D of an exact
+// answer (the extreme point of the cap of that drop along the direction),
+// -1 at the silhouette (the extreme of the whole body), NaN for an answer
+// interpolated between bracket ends (no bound).
+using RingDrops = std::array<double, kPatchRing>;
+
+// The ring's directions in the (t1, t2) frame, counter-clockwise.
+const std::array<Vec2, kPatchRing>& ringDirections() {
+    static const double c = 0.92387953251128674, s = 0.38268343236508978; // cos, sin(pi/8)
+    static_assert(kPatchRing == 8, "ring table below has 8 directions");
+    static const std::array<Vec2, 8> ring{Vec2(c, s),   Vec2(s, c),   Vec2(-s, c), Vec2(-c, s),
+                                          Vec2(-c, -s), Vec2(-s, -c), Vec2(s, -c), Vec2(c, -s)};
+    return ring;
+}
+
 // Ring of extreme points of a cap, counter-clockwise in the frame. With
 // `fromShallower` (the same body's cap along the same up, found for the
 // smaller drop `shallowerHeight`), each direction starts from its answer
 // there moved by the face power law D ~ theta^e (log tan(theta) grows by
 // log(ratio) / e, e = 2 / (2 - eps)). `guesses` returns this ring's answers.
 Outline capOutline(const PosedBody& body, const Vec3& up, double level, double topHeight,
-                   const Vec3& topPoint, const PatchFrame& frame, RingGuesses& guesses,
+                   const Vec3& topPoint, const PatchFrame& frame, RingGuesses& guesses, RingDrops& drops,
                    const RingGuesses* fromShallower = nullptr, double shallowerHeight = 0.0) {
     Outline out;
     out.reserve(kPatchRing);
@@ -168,10 +186,7 @@ Outline capOutline(const PosedBody& body, const Vec3& up, double level, double t
     // (1e-14)^0.11 = 3 % of the face). Off-axis directions meet the rounded
     // corners, where the support map is well conditioned. Exact table (no
     // cos/sin rounding): mirror images and opposite directions stay exact.
-    const double c = 0.92387953251128674, s = 0.38268343236508978; // cos, sin(pi/8)
-    static_assert(kPatchRing == 8, "ring table below has 8 directions");
-    const std::array<Vec2, 8> ring{Vec2(c, s),   Vec2(s, c),   Vec2(-s, c), Vec2(-c, s),
-                                   Vec2(-c, -s), Vec2(-s, -c), Vec2(s, -c), Vec2(c, -s)};
+    const std::array<Vec2, kPatchRing>& ring = ringDirections();
     double shift = 0.0;
     if (fromShallower != nullptr) {
         const double eps = std::min({body.shape.eps1(), body.shape.eps2(), 1.0});
@@ -185,7 +200,8 @@ Outline capOutline(const PosedBody& body, const Vec3& up, double level, double t
         // a symmetric contact keeps an exactly symmetric outline.
         double x = fromShallower != nullptr ? (*fromShallower)[static_cast<std::size_t>(k)] + shift
                                             : std::numeric_limits<double>::quiet_NaN();
-        out.push_back(frame.project(capExtreme(body, up, t, level, topHeight, topPoint, x)));
+        out.push_back(frame.project(
+            capExtreme(body, up, t, level, topHeight, topPoint, x, drops[static_cast<std::size_t>(k)])));
         guesses[static_cast<std::size_t>(k)] = x;
     }
     return out;
@@ -257,6 +273,68 @@ double exitDistance(const Outline& poly, const Vec2& c, const Vec2& u) {
 // support plane).
 double halfWidth(const PosedBody& body, const Vec3& u) { return u.dot(body.support(u) - body.position); }
 
+// The smaller half-widths of the flat bodies along t1 and t2. A
+// superellipsoid is centrally symmetric: its half-width along -u is that
+// along u, so two support calls per body serve all four directions.
+void flatHalfWidths(const PatchFrame& frame, const PosedBody* flatA, const PosedBody* flatB,
+                    double widthAlong[2]) {
+    widthAlong[0] = widthAlong[1] = HUGE_VAL;
+    for (const PosedBody* body : {flatA, flatB})
+        if (body != nullptr) {
+            widthAlong[0] = std::min(widthAlong[0], halfWidth(*body, frame.t1));
+            widthAlong[1] = std::min(widthAlong[1], halfWidth(*body, frame.t2));
+        }
+}
+
+// Half-planes {q : ring_k . q <= bound_k} (frame coordinates) that contain
+// the outline of the same body's cap of drop `deeper` (>= the cap's own),
+// from the cap's outline: each exact answer v_k is the extreme point along
+// ring_k of the cap of its own drop D_k (Lagrange duality, see capExtreme),
+// and by convexity a cap of drop Z lies in the image of the cap of drop
+// D <= Z scaled by Z / D about the top point (T + (D/Z)(x - T) is in the
+// body for x in it, at drop D/Z times that of x). False if an answer has
+// no bound (interpolated between bracket ends).
+bool deeperCapBounds(const Outline& cap, const RingDrops& drops, const Vec2& top, double deeper,
+                     std::array<double, kPatchRing>& bound) {
+    const auto& ring = ringDirections();
+    for (std::size_t k = 0; k < kPatchRing; ++k) {
+        const double reach = std::max(ring[k].dot(cap[k] - top), 0.0);
+        if (std::isnan(drops[k])) return false; // (tested first: a NaN in > traps under OpenFOAM)
+        if (drops[k] == -1.0) {
+            bound[k] = ring[k].dot(top) + reach; // at the silhouette
+        } else if (drops[k] > 1e-6 * deeper) {
+            bound[k] = ring[k].dot(top) + reach * std::max(1.0, deeper / drops[k]);
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+// True when no rim point can pass the kRimMinimum test whatever the contact
+// zone's outline: the zone lies within both bodies' half-plane bounds
+// (deeperCapBounds), so from the centroid c (inside them) the exit distance
+// along u is at most that of those half-planes. The zone outlines (a third
+// of a blocky pair patch's support calls) are then not needed; the answer
+// is the same (issue 21).
+bool noRimPossible(const Vec2& c, const std::array<double, kPatchRing>& bound1,
+                   const std::array<double, kPatchRing>& bound2, const double widthAlong[2]) {
+    const auto& ring = ringDirections();
+    for (std::size_t k = 0; k < kPatchRing; ++k)
+        if (!(ring[k].dot(c) < bound1[k] && ring[k].dot(c) < bound2[k])) return false;
+    for (const Vec2& u : {Vec2(1, 0), Vec2(-1, 0), Vec2(0, 1), Vec2(0, -1)}) {
+        double exit = HUGE_VAL;
+        for (std::size_t k = 0; k < kPatchRing; ++k) {
+            const double speed = ring[k].dot(u);
+            if (speed > 0.0)
+                exit = std::min({exit, (bound1[k] - ring[k].dot(c)) / speed, (bound2[k] - ring[k].dot(c)) / speed});
+        }
+        // a margin against rounding in the comparison of patchPoints
+        if (!(kRimFraction * exit * (1.0 + 1e-9) < kRimMinimum * widthAlong[u.x() != 0.0 ? 0 : 1])) return false;
+    }
+    return true;
+}
+
 // Centroid of the overlap patch and rim points in the contact zone (which
 // contains the patch; see ContactPatch.hpp); a rim point along u is kept
 // when it lies at least kRimMinimum times the half-width along u of the
@@ -269,14 +347,8 @@ PatchPoints patchPoints(const Outline& patch, const Outline& zone, const PatchFr
     points.found = true;
     points.centroid = toOffset(frame, c);
     if (zone.size() < 3) return points;
-    // A superellipsoid is centrally symmetric: its half-width along -u is
-    // that along u, so two support calls per body serve all four directions.
-    double widthAlong[2] = {HUGE_VAL, HUGE_VAL}; // along t1, t2
-    for (const PosedBody* body : {flatA, flatB})
-        if (body != nullptr) {
-            widthAlong[0] = std::min(widthAlong[0], halfWidth(*body, frame.t1));
-            widthAlong[1] = std::min(widthAlong[1], halfWidth(*body, frame.t2));
-        }
+    double widthAlong[2];
+    flatHalfWidths(frame, flatA, flatB, widthAlong);
     for (const Vec2& u : {Vec2(1, 0), Vec2(-1, 0), Vec2(0, 1), Vec2(0, -1)}) {
         const double reach = kRimFraction * exitDistance(zone, c, u);
         const double width = widthAlong[u.x() != 0.0 ? 0 : 1];
@@ -320,17 +392,33 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     alignedTangents(flat1 ? body1 : body2, n, frame.t1, frame.t2);
     // cap1 above the support plane of body 2 and cap2 below that of body 1.
     RingGuesses guess1, guess2, unused;
-    const Outline cap1 = capOutline(body1, n, n.dot(p2), d, p1, frame, guess1);
-    const Outline cap2 = capOutline(body2, -n, -n.dot(p1), d, p2, frame, guess2);
+    RingDrops drops1, drops2, unusedDrops;
+    const Outline cap1 = capOutline(body1, n, n.dot(p2), d, p1, frame, guess1, drops1);
+    const Outline cap2 = capOutline(body2, -n, -n.dot(p1), d, p2, frame, guess2, drops2);
+    // Both rings use the same tangent directions: both outlines run
+    // counter-clockwise in the (t1, t2) frame.
+    const Outline patch = intersect(cap1, cap2);
+    const PosedBody* flatA = flat1 ? &body1 : nullptr;
+    const PosedBody* flatB = flat2 ? &body2 : nullptr;
     // The contact zone: the same with both caps deeper by the zone depth.
     const double zoneDepth = d + kRimZoneDepth * std::min(flat1 ? body1.smallestHalfAxis() : HUGE_VAL,
                                                          flat2 ? body2.smallestHalfAxis() : HUGE_VAL);
-    const Outline zone1 = capOutline(body1, n, n.dot(p1) - zoneDepth, zoneDepth, p1, frame, unused, &guess1, d);
-    const Outline zone2 = capOutline(body2, -n, -n.dot(p2) - zoneDepth, zoneDepth, p2, frame, unused, &guess2, d);
-    // Both rings use the same tangent directions: both outlines run
-    // counter-clockwise in the (t1, t2) frame.
-    return patchPoints(intersect(cap1, cap2), intersect(zone1, zone2), frame, flat1 ? &body1 : nullptr,
-                       flat2 ? &body2 : nullptr);
+    // A zone point found by capExtreme lies at most exp(kDropTolerance)
+    // times the zone depth below the top.
+    const double zoneBound = zoneDepth * std::exp(kDropTolerance) * (1.0 + 1e-9);
+    std::array<double, kPatchRing> bound1, bound2;
+    Vec2 c;
+    double widthAlong[2];
+    if (centroid(patch, c) && deeperCapBounds(cap1, drops1, frame.project(p1), zoneBound, bound1) &&
+        deeperCapBounds(cap2, drops2, frame.project(p2), zoneBound, bound2)) {
+        flatHalfWidths(frame, flatA, flatB, widthAlong);
+        if (noRimPossible(c, bound1, bound2, widthAlong)) return patchPoints(patch, Outline{}, frame, flatA, flatB);
+    }
+    const Outline zone1 =
+        capOutline(body1, n, n.dot(p1) - zoneDepth, zoneDepth, p1, frame, unused, unusedDrops, &guess1, d);
+    const Outline zone2 =
+        capOutline(body2, -n, -n.dot(p2) - zoneDepth, zoneDepth, p2, frame, unused, unusedDrops, &guess2, d);
+    return patchPoints(patch, intersect(zone1, zone2), frame, flatA, flatB);
 }
 
 PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest, double depth,
@@ -343,11 +431,12 @@ PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest,
     // The part of the particle below the plane: up = -n, level = -n.(wall point).
     const double level = -n.dot(deepest + depth * n);
     RingGuesses guesses, unused;
-    Outline patch = capOutline(body, -n, level, depth, deepest, frame, guesses);
+    RingDrops drops, unusedDrops;
+    Outline patch = capOutline(body, -n, level, depth, deepest, frame, guesses, drops);
     // The contact zone: the part within the zone depth above the plane too.
     const double zoneDepth = depth + kRimZoneDepth * body.smallestHalfAxis();
     Outline zone = capOutline(body, -n, level - (zoneDepth - depth), zoneDepth, deepest, frame, unused,
-                              &guesses, depth);
+                              unusedDrops, &guesses, depth);
     if (clipPoints != nullptr && clipOutwardNormals != nullptr) {
         for (std::size_t k = 0; k < clipPoints->size(); ++k) {
             const Vec3& b = (*clipOutwardNormals)[k];
