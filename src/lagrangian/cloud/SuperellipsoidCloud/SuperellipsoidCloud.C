@@ -97,12 +97,25 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             this->solution().interpolationSchemes().template
                 lookupOrDefault<word>(U.name(), "cellPoint");
         // OpenFOAM's grad(U)_ij = d U_j / d x_i: the transpose of the core's L
-        const volTensorField gradU("gradU", fvc::grad(U));
-        const volVectorField DUDt("DUDt", fvc::ddt(U) + (U & gradU));
-        autoPtr<interpolation<tensor>> gradUInterp =
-            interpolation<tensor>::New(scheme, gradU);
-        autoPtr<interpolation<vector>> DUDtInterp =
-            interpolation<vector>::New(scheme, DUDt);
+        // grad U and Du/Dt over the whole mesh only when a force uses them
+        // (rotation rate; pressure gradient and added mass)
+        const sef::FluidForceModel& model = settings_.forces;
+        const bool needAcceleration = model.pressureGradient || model.addedMass;
+        const bool needGradient = model.rotationalDrag || needAcceleration;
+        tmp<volTensorField> gradU;
+        tmp<volVectorField> DUDt;
+        autoPtr<interpolation<tensor>> gradUInterp;
+        autoPtr<interpolation<vector>> DUDtInterp;
+        if (needGradient)
+        {
+            gradU = tmp<volTensorField>::New("gradU", fvc::grad(U));
+            gradUInterp = interpolation<tensor>::New(scheme, gradU());
+        }
+        if (needAcceleration)
+        {
+            DUDt = tmp<volVectorField>::New("DUDt", fvc::ddt(U) + (U & gradU()));
+            DUDtInterp = interpolation<vector>::New(scheme, DUDt());
+        }
 
         system_.fluidDrag.resize(n);
         for (label k = 0; k < n; ++k)
@@ -113,8 +126,14 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
 
             sef::FluidState fluid;
             fluid.velocity = toEigen(td.UInterp().interpolate(coords, tet));
-            fluid.velocityGradient = toEigen(gradUInterp->interpolate(coords, tet)).transpose();
-            fluid.acceleration = toEigen(DUDtInterp->interpolate(coords, tet));
+            if (needGradient)
+            {
+                fluid.velocityGradient = toEigen(gradUInterp->interpolate(coords, tet)).transpose();
+            }
+            if (needAcceleration)
+            {
+                fluid.acceleration = toEigen(DUDtInterp->interpolate(coords, tet));
+            }
             fluid.density = td.rhoInterp().interpolate(coords, tet);
             fluid.dynamicViscosity = td.muInterp().interpolate(coords, tet);
 
