@@ -122,6 +122,16 @@ struct DemEngine::Impl {
 
     const ParticleSystem* system = nullptr;
 
+    // Decomposed runs (dem/HaloExchange.hpp): the exchange, which bodies are
+    // halo copies, the bodies sent to / received from the neighbours, and
+    // the halo copies' state as refreshed (their corrections are taken
+    // against it).
+    HaloExchange* exchange = nullptr;
+    std::vector<char> haloBody;
+    std::vector<std::size_t> sentBodies, haloBodies;
+    std::vector<BodyKinematics> sentStates, haloStates;
+    std::vector<BodyCorrection> haloCorrections, sentCorrections;
+
     double accelerationScale = 0.0;   // max_i |g + F_i/m_i| of the current step
     double restingSpeed = 0.0;        // of the current substep
 
@@ -133,6 +143,10 @@ struct DemEngine::Impl {
     bool spatiallySorted = false;             // order is the spatial one (computeOrder)
 
     void computeOrder(const ParticleSystem& ps);
+    void setUpHalo(std::size_t n);
+    void refreshHalo();
+    void returnHaloCorrections();
+    bool resolvesPair(int i, int j) const;
     void substep(double h, StepStatistics& stats, bool begun);
     bool beginBody(std::size_t i, double h);
     void halfKick(std::size_t i, double h);
@@ -206,14 +220,47 @@ std::vector<T> readRecords(std::istream& is, std::uint64_t count) {
 }
 } // namespace
 
-void DemEngine::writeState(std::ostream& os) const {
-    const std::vector<WarmStartEntry> entries = impl_->warm.entries();
+namespace {
+void writeEntries(std::ostream& os, const std::vector<WarmStartEntry>& entries,
+                  const std::vector<KeptCompliance>& compliances) {
     const std::uint64_t count = entries.size();
     os.write(stateMagic, sizeof stateMagic);
     os.write(reinterpret_cast<const char*>(&count), sizeof count);
     writeRecords(os, entries);
-    writeRecords(os, impl_->warm.compliances());
+    writeRecords(os, compliances);
     if (!os) throw std::runtime_error("DemEngine::writeState: write failed");
+}
+} // namespace
+
+void DemEngine::writeState(std::ostream& os) const {
+    writeEntries(os, impl_->warm.entries(), impl_->warm.compliances());
+}
+
+void DemEngine::extractState(const std::function<bool(std::int64_t)>& owned, std::ostream& os) {
+    std::vector<WarmStartEntry> entries = impl_->warm.entries();
+    std::vector<KeptCompliance> compliances = impl_->warm.compliances();
+    std::vector<WarmStartEntry> keptEntries, movedEntries;
+    std::vector<KeptCompliance> keptCompliances, movedCompliances;
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+        const bool keep = owned(entries[k].key.a); // key.a: the resolving particle
+        (keep ? keptEntries : movedEntries).push_back(entries[k]);
+        (keep ? keptCompliances : movedCompliances).push_back(compliances[k]);
+    }
+    if (!movedEntries.empty()) impl_->warm.setEntries(std::move(keptEntries), std::move(keptCompliances));
+    writeEntries(os, movedEntries, movedCompliances);
+}
+
+void DemEngine::mergeState(std::istream& is) {
+    DemEngine received({}, EngineSettings{});
+    received.readState(is);
+    std::vector<WarmStartEntry> entries = received.impl_->warm.entries();
+    if (entries.empty()) return;
+    std::vector<KeptCompliance> compliances = received.impl_->warm.compliances();
+    std::vector<WarmStartEntry> all = impl_->warm.entries();
+    std::vector<KeptCompliance> allCompliances = impl_->warm.compliances();
+    all.insert(all.end(), entries.begin(), entries.end());
+    allCompliances.insert(allCompliances.end(), compliances.begin(), compliances.end());
+    impl_->warm.setEntries(std::move(all), std::move(allCompliances));
 }
 
 void DemEngine::readState(std::istream& is) {
@@ -234,7 +281,7 @@ void DemEngine::readState(std::istream& is) {
 const EngineSettings& DemEngine::settings() const { return impl_->settings; }
 const WallSet& DemEngine::walls() const { return impl_->walls; }
 
-StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
+StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles, HaloExchange* halo) {
     if (!(std::isfinite(dt) && dt > 0.0))
         throw std::invalid_argument("DemEngine::step: dt must be positive (got " +
                                     std::to_string(dt) + ")");
@@ -244,6 +291,9 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
     Impl& m = *impl_;
     const std::size_t n = ps.size();
     m.system = &ps;
+    m.exchange = halo;
+    if (halo && halo->firstHalo() > n)
+        throw std::invalid_argument("DemEngine::step: firstHalo beyond the particles");
     m.hasDrag = !ps.fluidDrag.empty();
     if (m.hasDrag && ps.fluidDrag.size() != n)
         throw std::invalid_argument("DemEngine::step: fluidDrag must be empty or have one entry per particle (" +
@@ -322,11 +372,13 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
         finite = m.beginBody(k, h) && finite;
     }
     if (!finite) m.checkFinite("after integration"); // names the particle
+    m.setUpHalo(n);
 
     StepStatistics stats;
     for (int s = 0; s < nSubcycles; ++s) m.substep(h, stats, s == 0);
 
-    const bool reorder = m.settings.reorderParticles && m.spatiallySorted;
+    // (halo copies are not reordered: the caller finds them at the end)
+    const bool reorder = m.settings.reorderParticles && m.spatiallySorted && !halo;
     for (std::size_t k = 0; k < n; ++k) {
         const RigidBodyState& b = m.bodies[k];
         const std::size_t i = reorder ? k : m.order[k];
@@ -334,7 +386,7 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
         ps.orientation[i] = b.orientation;
         ps.velocity[i] = b.velocity;
         ps.angularVelocity[i] = b.angularVelocity;
-        stats.kineticEnergy += b.kineticEnergy();
+        if (!(halo && m.haloBody[k])) stats.kineticEnergy += b.kineticEnergy();
     }
     if (m.hasDrag) {
         ps.dragImpulse.resize(n);
@@ -356,7 +408,87 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles) {
         for (std::size_t k = 0; k < n; ++k) m.order[k] = m.bodyOf[k] = k;
     }
     m.system = nullptr;
+    m.exchange = nullptr;
     return stats;
+}
+
+// Which bodies are halo copies, and the body of every sent and received
+// particle. The scales of the substep (resting speed, sweep tolerance) come
+// from the largest acceleration of ALL processors, so every side classifies
+// a contact as serial would.
+void DemEngine::Impl::setUpHalo(std::size_t n) {
+    haloBody.assign(n, 0);
+    sentBodies.clear();
+    haloBodies.clear();
+    if (!exchange) return;
+    for (std::size_t i = exchange->firstHalo(); i < n; ++i) {
+        haloBody[bodyOf[i]] = 1;
+        haloBodies.push_back(bodyOf[i]);
+    }
+    for (const std::size_t i : exchange->sentParticles()) {
+        if (i >= exchange->firstHalo())
+            throw std::invalid_argument("DemEngine::step: a halo particle is listed as sent");
+        sentBodies.push_back(bodyOf[i]);
+    }
+    accelerationScale = exchange->maximum(accelerationScale);
+}
+
+// The halo copies take their owners' state of the start of the substep
+// (after the first half kick), with the centres and poses of the detection.
+void DemEngine::Impl::refreshHalo() {
+    if (!exchange) return;
+    sentStates.resize(sentBodies.size());
+    for (std::size_t k = 0; k < sentBodies.size(); ++k) {
+        const RigidBodyState& b = bodies[sentBodies[k]];
+        sentStates[k] = BodyKinematics{b.position, b.orientation, b.velocity, b.angularVelocity};
+    }
+    haloStates.resize(haloBodies.size());
+    exchange->exchangeStates(sentStates, haloStates);
+    for (std::size_t h = 0; h < haloBodies.size(); ++h) {
+        const std::size_t k = haloBodies[h];
+        RigidBodyState& b = bodies[k];
+        const BodyKinematics& s = haloStates[h];
+        b.position = s.position;
+        b.orientation = s.orientation;
+        b.velocity = s.velocity;
+        b.angularVelocity = s.angularVelocity;
+        if (!finiteState(b)) throwNonFinite(k, "as received from its owner");
+        centres[k] = b.position;
+        poses[k] = PairPose{b.position, b.orientation.toRotationMatrix(), b.orientation};
+    }
+}
+
+// What the impulses and the overlap removal did to the halo copies goes to
+// their owners; what the neighbours did to this processor's particles is
+// added to them (before the drift).
+void DemEngine::Impl::returnHaloCorrections() {
+    if (!exchange) return;
+    haloCorrections.resize(haloBodies.size());
+    for (std::size_t h = 0; h < haloBodies.size(); ++h) {
+        const RigidBodyState& b = bodies[haloBodies[h]];
+        const BodyKinematics& s = haloStates[h];
+        haloCorrections[h] = BodyCorrection{b.velocity - s.velocity, b.angularVelocity - s.angularVelocity,
+                                            b.position - s.position};
+    }
+    sentCorrections.resize(sentBodies.size());
+    exchange->exchangeCorrections(haloCorrections, sentCorrections);
+    for (std::size_t k = 0; k < sentBodies.size(); ++k) {
+        const BodyCorrection& c = sentCorrections[k];
+        if (c.velocity.isZero(0.0) && c.angularVelocity.isZero(0.0) && c.shift.isZero(0.0)) continue;
+        RigidBodyState& b = bodies[sentBodies[k]];
+        b.velocity += c.velocity;
+        b.angularVelocity += c.angularVelocity;
+        b.position += c.shift;
+    }
+}
+
+// Whether this processor resolves the contact of bodies i and j
+// (dem/HaloExchange.hpp): both owned, or the smaller id owned.
+bool DemEngine::Impl::resolvesPair(int i, int j) const {
+    if (!exchange) return true;
+    const bool haloI = haloBody[static_cast<std::size_t>(i)], haloJ = haloBody[static_cast<std::size_t>(j)];
+    if (haloI == haloJ) return !haloI;
+    return ids[static_cast<std::size_t>(i)] < ids[static_cast<std::size_t>(j)] ? !haloI : !haloJ;
 }
 
 // Memory order of the bodies. Particles injected at random sit in random
@@ -437,12 +569,14 @@ void DemEngine::Impl::substep(double h, StepStatistics& stats, bool begun) {
         for (std::size_t i = 0; i < bodies.size(); ++i) finite = beginBody(i, h) && finite;
         if (!finite) checkFinite("after integration"); // names the particle
     }
+    refreshHalo();
     detect(stats);
     stats.impulseEnergyChange += resolveImpulses(h, stats);
     // Overlap removal works on the depths linearised in the drift, so its
     // shifts go on before the drift itself, which is done with the second
     // half kick, push-back and the check in one pass.
     double potential = removeOverlaps(h);
+    returnHaloCorrections();
     potential += finishSubstep(h, stats);
     stats.projectionPotentialChange += potential;
 }
@@ -515,6 +649,7 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
     // and poses: substep()).
     contactSlot.clear();
     candidates.forEachCandidatePair(centres, radius, ids, [&](int i, int j) {
+        if (!resolvesPair(i, j)) return; // another processor's
         ++stats.candidatePairs;
         const bool ordered = ids[i] < ids[j];
         const int a = ordered ? i : j, b = ordered ? j : i; // a: smaller id
@@ -593,7 +728,8 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
     nearWall.resize(n);
     for (std::size_t i = 0; i < n && !walls.empty(); ++i) {
         nearFaces.clear();
-        if (walls.noFaceWithin(centres[i], radius[i])) { // (most bodies)
+        // (most bodies; a halo copy's walls are its owner's)
+        if ((exchange && haloBody[i]) || walls.noFaceWithin(centres[i], radius[i])) {
             nearWall[i] = 0;
             continue;
         }
@@ -892,7 +1028,7 @@ double DemEngine::Impl::finishSubstep(double h, StepStatistics& stats) {
         // face within that sphere it crossed none.
         const bool mayHaveCrossed =
             nearWall[i] || (bodies[i].position - centres[i]).squaredNorm() > radius[i] * radius[i];
-        if (!walls.empty() && mayHaveCrossed) potential += pushBack(i, stats);
+        if (!walls.empty() && mayHaveCrossed && !(exchange && haloBody[i])) potential += pushBack(i, stats);
         if (!finiteState(bodies[i])) throwNonFinite(i, "after the collision stage");
     }
     return potential;

@@ -3,9 +3,12 @@
 // per-particle external force/torque), broad phase, narrow phase against
 // particles and wall faces (warm-started), impulse resolution, overlap
 // removal, push-back of particles that would leave through a wall.
+#include "dem/HaloExchange.hpp"
 #include "dem/ParticleSystem.hpp"
 #include "dem/WallSet.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -117,7 +120,13 @@ public:
     // std::runtime_error naming the particle id if any state or external
     // force/torque is not finite (the particles then keep their state from
     // before the call).
-    StepStatistics step(ParticleSystem& particles, double dt, int nSubcycles = 1);
+    // halo (decomposed runs, dem/HaloExchange.hpp): particles from
+    // halo->firstHalo() on are copies of other processors' particles; they
+    // are refreshed and corrected through halo every substep, their contacts
+    // resolved only where HaloExchange.hpp says, and they are not counted in
+    // the statistics. Their state after the step is meaningless.
+    StepStatistics step(ParticleSystem& particles, double dt, int nSubcycles = 1,
+                        HaloExchange* halo = nullptr);
 
     // The state carried between substeps (per-contact warm starts: common
     // normals, accumulated impulses, narrow-phase references), binary, for
@@ -126,6 +135,15 @@ public:
     // for a stream that is not such a state.
     void writeState(std::ostream& os) const;
     void readState(std::istream& is);
+
+    // Decomposed runs: particles that moved to another processor take the
+    // memory of their contacts with them. extractState takes out the
+    // entries of the contacts whose resolving particle (the smaller id of a
+    // pair, the particle of a wall contact) owned(id) rejects and writes
+    // them as a state; mergeState adds such a state to this engine's. Called
+    // between steps.
+    void extractState(const std::function<bool(std::int64_t)>& owned, std::ostream& os);
+    void mergeState(std::istream& is);
 
     const EngineSettings& settings() const;
     const WallSet& walls() const;

@@ -74,6 +74,22 @@ std::size_t ParticleSystem::add(int typeIndex, std::int64_t particleId, const Ve
     return size() - 1;
 }
 
+void ParticleSystem::truncate(std::size_t n) {
+    const std::size_t size = this->size();
+    if (n >= size) return;
+    type.resize(n);
+    id.resize(n);
+    position.resize(n);
+    orientation.resize(n);
+    velocity.resize(n);
+    angularVelocity.resize(n);
+    externalForce.resize(n);
+    externalTorque.resize(n);
+    for (auto* v : {&dragImpulse, &dragAngularImpulse})
+        if (v->size() == size) v->resize(n);
+    if (fluidDrag.size() == size) fluidDrag.resize(n);
+}
+
 void ParticleSystem::remove(std::size_t i) {
     if (i >= size())
         throw std::out_of_range("ParticleSystem::remove: index " + std::to_string(i) +

@@ -54,6 +54,11 @@ struct ParticleSystem {
     // the cloud refills the system every fluid step).
     void clear();
 
+    // Keeps particles [0, n) (e.g. drops the halo copies of a decomposed
+    // step, appended at the end); the per-particle arrays that have an entry
+    // per particle follow.
+    void truncate(std::size_t n);
+
     // Removes particle i (swap with last; order is not preserved). The
     // fluid-coupling arrays follow when they have one entry per particle.
     void remove(std::size_t i);
