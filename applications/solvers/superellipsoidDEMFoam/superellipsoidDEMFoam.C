@@ -16,6 +16,12 @@ Description
     Writes the cloud at every write time (foamToVTK/ParaView readable);
     restarts from the cloud of the start time if one is stored there; at the
     end writes postProcessing/demSummary.json.
+
+    Parallel (decomposePar, mpirun -np N superellipsoidDEMFoam -parallel):
+    each processor steps the particles in its cells with halo copies of its
+    neighbours' (processorHalo, the same layer as the cloud's), and OpenFOAM's
+    Cloud::move hands particles to their new processor (demParticle);
+    doc/parallel.md.
 \*---------------------------------------------------------------------------*/
 
 #include "argList.H"
@@ -32,11 +38,14 @@ Description
 #include "meshWallFaces.H"
 #include "settleMonitor.H"
 #include "particleTrace.H"
+#include "processorHalo.H"
+#include "demParticle.H"
 #include "foamEigen.H"
 
 #include "dem/DemEngine.hpp"
 #include "dem/Subcycling.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include "dem/RandomInjection.hpp"
 #include "geometry/PosedShape.hpp"
@@ -133,14 +142,29 @@ void writeSummary
     double wallSeconds,
     double bedHeight,
     double potentialEnergyDrop,
-    bool settled
+    bool settled,
+    const processorHalo* halo,
+    double ownStepSeconds
 )
 {
-    label lost = 0;
+    // ps: all processors' particles; each counts those in its cells
+    label found = 0;
     for (const sef::Vec3& x : ps.position)
     {
-        if (mesh.findCell(toFoam(x)) < 0) ++lost;
+        if (mesh.findCell(toFoam(x)) >= 0) ++found;
     }
+    reduce(found, sumOp<label>());
+    const label lost = max(label(ps.size()) - found, label(0));
+    // decomposed runs: communication share and load imbalance of the DEM
+    // steps (the time a processor computes, communication excluded: the
+    // slowest over the mean)
+    const double commSeconds = halo ? halo->communicationSeconds() : 0;
+    const double computeSeconds = max(ownStepSeconds - commSeconds, 0.0);
+    const double meanComm = returnReduce(commSeconds, sumOp<double>())/Pstream::nProcs();
+    const double meanCompute = returnReduce(computeSeconds, sumOp<double>())/Pstream::nProcs();
+    const double maxCompute = returnReduce(computeSeconds, maxOp<double>());
+    const label exchanges = halo ? halo->exchanges() : 0;
+    if (!Pstream::master()) return;
     const fileName dir = runTime.globalPath()/"postProcessing";
     mkDir(dir);
     OFstream os(dir/"demSummary.json");
@@ -168,6 +192,11 @@ void writeSummary
         << totals.sweeps/max(totals.steps, label(1)) << ",\n"
         << "  \"fallbacks\": " << totals.fallbacks << ",\n"
         << "  \"bedHeight95\": " << bedHeight << ",\n"
+        << "  \"processors\": " << Pstream::nProcs() << ",\n"
+        << "  \"communicationSeconds\": " << meanComm << ",\n"
+        << "  \"communicationShare\": " << (wallSeconds > 0 ? meanComm/wallSeconds : 0) << ",\n"
+        << "  \"exchangesPerProcessor\": " << exchanges << ",\n"
+        << "  \"loadImbalance\": " << (meanCompute > 0 ? maxCompute/meanCompute : 1) << ",\n"
         << "  \"wallSeconds\": " << wallSeconds << ",\n"
         << "  \"microsecondsPerParticleStep\": " << 1e6*wallSeconds/particleSteps << "\n"
         << "}\n";
@@ -183,7 +212,6 @@ int main(int argc, char *argv[])
     (
         "Dry DEM of superellipsoidal particles (impulse-based collisions)"
     );
-    argList::noParallel();
 
     #include "setRootCase.H"
     #include "createTime.H"
@@ -209,10 +237,13 @@ int main(int argc, char *argv[])
 
     sef::dem::ParticleSystem particles;
     particles.types = props.types;
-    const bool restarted = readDemCloud(mesh, props.cloudName, particles);
+    // (a processor without particles has no cloud files of its own)
+    const bool restarted =
+        returnReduce(readDemCloud(mesh, props.cloudName, particles), orOp<bool>());
     if (restarted)
     {
-        Info<< "Restart: read " << label(particles.size()) << " particles of cloud "
+        Info<< "Restart: read " << returnReduce(label(particles.size()), sumOp<label>())
+            << " particles of cloud "
             << props.cloudName << " at time " << runTime.timeName() << nl;
     }
     else if (props.inject)
@@ -250,7 +281,10 @@ int main(int argc, char *argv[])
                 << "Check the entries 'count', the region and the particle list"
                 << exit(FatalIOError);
         }
+        // every processor placed the same particles (collective wall and
+        // mesh tests): each keeps those in its cells
         Info<< "Injected " << label(particles.size()) << " particles" << nl;
+        keepOwnedParticles(mesh, particles);
         writeDemCloud(mesh, props.cloudName, particles);
     }
 
@@ -284,9 +318,60 @@ int main(int argc, char *argv[])
         engine.writeState(os);
     };
 
+    // Decomposed runs: the halo layer, and the particles as OpenFOAM
+    // particles (carriers) that Cloud::move hands between processors. The
+    // core steps them in id order, as serial does (injection order).
+    const bool parallel = Pstream::parRun();
+    autoPtr<processorHalo> halo;
+    autoPtr<Cloud<demParticle>> carriers;
+    std::vector<demParticle*> carrierOrder;
+    std::vector<std::int64_t> ownedIds;
+    const auto gatherCarriers = [&]()
+    {
+        carrierOrder.clear();
+        for (demParticle& p : *carriers) carrierOrder.push_back(&p);
+        std::sort
+        (
+            carrierOrder.begin(), carrierOrder.end(),
+            [](const demParticle* a, const demParticle* b)
+            {
+                return a->particleId() < b->particleId();
+            }
+        );
+        particles.clear();
+        ownedIds.clear();
+        for (const demParticle* p : carrierOrder)
+        {
+            p->addTo(particles);
+            ownedIds.push_back(p->particleId());
+        }
+    };
+    if (parallel)
+    {
+        halo.reset(new processorHalo(mesh));
+        carriers.reset(new Cloud<demParticle>(mesh, "demCarriers", IDLList<demParticle>()));
+        for (std::size_t i = 0; i < particles.size(); ++i)
+        {
+            const point x = toFoam(particles.position[i]);
+            label celli = mesh.findCell(x);
+            if (celli < 0) celli = mesh.findNearestCell(x);
+            demParticle* p = new demParticle(mesh, x, celli);
+            p->initialise(particles, i);
+            carriers->addParticle(p);
+        }
+        gatherCarriers();
+        Info<< "Parallel: " << Pstream::nProcs() << " processors; particles per processor "
+            << returnReduce(label(particles.size()), minOp<label>()) << " to "
+            << returnReduce(label(particles.size()), maxOp<label>()) << nl;
+    }
+    const auto globalPotentialEnergy = [&]()
+    {
+        return returnReduce(potentialEnergy(particles, props.engine.gravity), sumOp<scalar>());
+    };
+
     // Potential energy at injection: the reference of "released" energy,
     // carried across restarts in <time>/uniform/demRunInfo.
-    double potentialEnergy0 = potentialEnergy(particles, props.engine.gravity);
+    double potentialEnergy0 = globalPotentialEnergy();
     const auto runInfoPath = [&runTime]()
     {
         return runTime.timePath()/"uniform"/"demRunInfo";
@@ -309,6 +394,7 @@ int main(int argc, char *argv[])
     runTotals totals;
     sef::dem::StepStatistics stats;
     clockTime clock;
+    double ownStepSeconds = 0;     // this processor's DEM steps (with exchanges)
     label subCycles = props.subcycling.subCycles, cappedSteps = 0;
     Info<< nl << "Starting time loop" << nl << endl;
     while (runTime.loop())
@@ -323,8 +409,8 @@ int main(int argc, char *argv[])
                     particles, runTime.deltaTValue(), props.engine.gravity,
                     props.subcycling.subCycleTravel, props.subcycling.maxSubCycles
                 );
-                subCycles = choice.subcycles;
-                if (choice.capped && ++cappedSteps <= 10)
+                subCycles = returnReduce(label(choice.subcycles), maxOp<label>());
+                if (returnReduce(choice.capped, orOp<bool>()) && ++cappedSteps <= 10)
                 {
                     WarningInFunction
                         << "automatic subCycles capped at maxSubCycles "
@@ -334,7 +420,34 @@ int main(int argc, char *argv[])
                         << " such steps are reported)" << endl;
                 }
             }
-            stats = engine.step(particles, runTime.deltaTValue(), subCycles);
+            clockTime stepClock;
+            if (parallel)
+            {
+                // how far any particle can move in the step: its speed,
+                // doubled for what a collision can give it, plus gravity's
+                const scalar dt = runTime.deltaTValue();
+                double vmax = 0;
+                for (const sef::Vec3& v : particles.velocity) vmax = max(vmax, v.norm());
+                reduce(vmax, maxOp<double>());
+                const double travel = 2*(vmax + props.engine.gravity.norm()*dt)*dt;
+                halo->build(particles, travel);
+                stats = engine.step(particles, dt, subCycles, halo.get());
+                halo->remove(particles);
+                forAll(carrierOrder, k)
+                {
+                    carrierOrder[k]->setFrom(particles, k);
+                }
+                demParticle::trackingData td(carriers());
+                carriers->move(carriers(), td, dt);
+                gatherCarriers();
+                moveContactMemory(engine, ownedIds);
+                reduceStatistics(stats);
+            }
+            else
+            {
+                stats = engine.step(particles, runTime.deltaTValue(), subCycles);
+            }
+            ownStepSeconds += stepClock.elapsedTime();
         }
         catch (const std::exception& err)
         {
@@ -361,7 +474,7 @@ int main(int argc, char *argv[])
         if (runTime.writeTime() || runTime.timeIndex() % 100 == 0)
         {
             Info<< "Time = " << runTime.timeName()
-                << "  particles " << label(particles.size())
+                << "  particles " << returnReduce(label(particles.size()), sumOp<label>())
                 << "  subcycles " << subCycles
                 << "  contacts " << stats.contacts
                 << " (pairs " << stats.pairContacts << ", walls " << stats.wallContacts << ")"
@@ -378,7 +491,7 @@ int main(int argc, char *argv[])
          && settle.settled
             (
                 runTime.value(), stats.kineticEnergy,
-                potentialEnergy0 - potentialEnergy(particles, props.engine.gravity)
+                potentialEnergy0 - globalPotentialEnergy()
             )
         )
         {
@@ -398,14 +511,14 @@ int main(int argc, char *argv[])
     }
 
     const double wallSeconds = clock.elapsedTime();
-    const double bedHeight = bedHeight95(particles, walls, props.engine.gravity);
+    const sef::dem::ParticleSystem all = gatherParticles(particles);
+    const double bedHeight = bedHeight95(all, walls, props.engine.gravity);
     Info<< "Bed height (95 % of particle volume below): " << bedHeight << " m" << nl;
-    const double potentialDrop =
-        potentialEnergy0 - potentialEnergy(particles, props.engine.gravity);
+    const double potentialDrop = potentialEnergy0 - globalPotentialEnergy();
     writeSummary
     (
-        runTime, mesh, particles, totals, stats, wallSeconds, bedHeight, potentialDrop,
-        settled
+        runTime, mesh, all, totals, stats, wallSeconds, bedHeight, potentialDrop,
+        settled, halo.get(), ownStepSeconds
     );
     Info<< "End" << nl << endl;
     return 0;

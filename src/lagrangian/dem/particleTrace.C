@@ -1,4 +1,11 @@
 #include "particleTrace.H"
+#include "Pstream.H"
+#include "OStringStream.H"
+#include "Tuple2.H"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
 
 Foam::particleTrace::particleTrace(const Time& runTime, const dictionary& dict)
 :
@@ -10,7 +17,7 @@ Foam::particleTrace::particleTrace(const Time& runTime, const dictionary& dict)
         FatalIOErrorInFunction(dict)
             << "Invalid entry 'traceInterval': must be >= 1" << exit(FatalIOError);
     }
-    if (ids_.size())
+    if (ids_.size() && Pstream::master())
     {
         const fileName dir = runTime.globalPath()/"postProcessing";
         mkDir(dir);
@@ -28,7 +35,10 @@ void Foam::particleTrace::write
     bool force
 )
 {
-    if (!os_.valid() || (!force && runTime.timeIndex() % interval_ != 0)) return;
+    if (ids_.empty() || (!force && runTime.timeIndex() % interval_ != 0)) return;
+    // This processor's traced particles by id; in a decomposed run the
+    // master writes every processor's, in id order as in serial
+    std::vector<std::pair<label, std::string>> lines;
     for (std::size_t i = 0; i < ps.size(); ++i)
     {
         if (!ids_.found(label(ps.id[i]))) continue;
@@ -36,10 +46,40 @@ void Foam::particleTrace::write
         const sef::Vec3& u = ps.velocity[i];
         const sef::Vec3& w = ps.angularVelocity[i];
         const sef::Quat& q = ps.orientation[i];
-        os_() << runTime.value() << ' ' << label(ps.id[i])
+        OStringStream line;
+        line.precision(15);
+        line<< runTime.value() << ' ' << label(ps.id[i])
             << ' ' << x.x() << ' ' << x.y() << ' ' << x.z()
             << ' ' << u.x() << ' ' << u.y() << ' ' << u.z()
             << ' ' << w.x() << ' ' << w.y() << ' ' << w.z()
             << ' ' << q.w() << ' ' << q.x() << ' ' << q.y() << ' ' << q.z() << nl;
+        lines.emplace_back(label(ps.id[i]), line.str());
+    }
+    if (Pstream::parRun())
+    {
+        List<List<Tuple2<label, string>>> all(Pstream::nProcs());
+        for (const auto& l : lines)
+        {
+            all[Pstream::myProcNo()].append(Tuple2<label, string>(l.first, l.second));
+        }
+        Pstream::gatherList(all);
+        lines.clear();
+        for (const auto& procLines : all)
+        {
+            for (const auto& l : procLines)
+            {
+                lines.emplace_back(l.first(), l.second());
+            }
+        }
+    }
+    if (!os_.valid()) return;
+    std::stable_sort
+    (
+        lines.begin(), lines.end(),
+        [](const auto& a, const auto& b) { return a.first < b.first; }
+    );
+    for (const auto& l : lines)
+    {
+        os_() << l.second.c_str();
     }
 }

@@ -14,6 +14,7 @@ Description
 #include "IOField.H"
 #include "dem/Subcycling.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -60,11 +61,25 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
     const sef::Vec3 g = settings_.engine.gravity;
     clockTime clock;
 
-    // Gather: parcels in cloud order are bodies 0..n-1 of the core
+    // Gather: parcels in id order (injection order: serial's, whatever the
+    // decomposition and the transfers) are bodies 0..n-1 of the core
     DynamicList<parcelType*> parcels(this->size());
-    system_.clear();
     for (parcelType& p : *this)
     {
+        parcels.append(&p);
+    }
+    std::stable_sort
+    (
+        parcels.begin(), parcels.end(),
+        [](const parcelType* a, const parcelType* b)
+        {
+            return a->particleId() < b->particleId();
+        }
+    );
+    system_.clear();
+    for (parcelType* pp : parcels)
+    {
+        parcelType& p = *pp;
         const quaternion q = p.orientation();
         try
         {
@@ -80,7 +95,6 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             FatalErrorInFunction
                 << "Cloud " << this->name() << ": " << err.what() << exit(FatalError);
         }
-        parcels.append(&p);
     }
     const label n = parcels.size();
 
@@ -90,6 +104,9 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
     std::vector<sef::ParticleFluidForces> fluidForces(settings_.anyFluidForce ? n : 0);
     scalar maxRe = 0;
     scalar maxMassLoading = 0;   // particle mass / fluid mass of its cell
+    // decomposed runs: how far a particle can move in the step (halo width)
+    scalar maxSpeed = 0, maxAcceleration = g.norm();
+    for (const sef::Vec3& v : system_.velocity) maxSpeed = max(maxSpeed, v.norm());
     if (settings_.anyFluidForce && n)
     {
         const volVectorField& U = this->U();
@@ -156,6 +173,13 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             system_.fluidDrag[k] = f.drag;
             system_.externalForce[k] = f.force;
             maxRe = max(maxRe, f.reynolds);
+            // drag pulls toward the fluid's velocity, never beyond it
+            maxSpeed = max(maxSpeed, fluid.velocity.norm());
+            maxAcceleration = max
+            (
+                maxAcceleration,
+                (g + f.force/settings_.types.types[p.shapeType()].mass).norm()
+            );
             maxMassLoading = max
             (
                 maxMassLoading,
@@ -177,8 +201,23 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
                 system_, dt, g, settings_.subcycling.subCycleTravel,
                 settings_.subcycling.maxSubCycles
             ).subcycles;
+            reduce(subCycles, maxOp<label>());
         }
-        lastStep_.stats = engine_->step(system_, dt, subCycles);
+        if (halo_)
+        {
+            // a particle's speed, doubled for what a collision can give it,
+            // plus the largest acceleration
+            reduce(maxSpeed, maxOp<scalar>());
+            reduce(maxAcceleration, maxOp<scalar>());
+            halo_->build(system_, 2*(maxSpeed + maxAcceleration*dt)*dt);
+            totals_.haloParticles += returnReduce(halo_->haloParticles(), sumOp<label>());
+        }
+        lastStep_.stats = engine_->step(system_, dt, subCycles, halo_.get());
+        if (halo_)
+        {
+            halo_->remove(system_);
+        }
+        reduceStatistics(lastStep_.stats);
     }
     catch (const std::exception& err)
     {
@@ -239,7 +278,8 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             << " the particles (reported 3 times at most)" << endl;
     }
 
-    lastStep_.parcels = n;
+    reduce(maxRe, maxOp<scalar>());
+    lastStep_.parcels = returnReduce(n, sumOp<label>());
     lastStep_.subCycles = subCycles;
     lastStep_.maxReynolds = maxRe;
     ++totals_.steps;
@@ -249,7 +289,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
     totals_.pushedBack += lastStep_.stats.pushedBack;
     totals_.maxOverlapOverDeq = max(totals_.maxOverlapOverDeq, lastStep_.stats.maxOverlapOverDeq);
     totals_.maxReynolds = max(totals_.maxReynolds, maxRe);
-    totals_.parcelSteps += n;
+    totals_.parcelSteps += lastStep_.parcels;
 }
 
 
@@ -278,12 +318,8 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
 {
     if (Pstream::parRun())
     {
-        // Collisions across processor boundaries are not exchanged yet
-        // (doc/parallel.md): a decomposed run would miss them silently
-        FatalErrorInFunction
-            << "Cloud " << this->name() << ": parallel runs are not supported"
-            << " yet (collisions across processor boundaries; doc/parallel.md)."
-            << " Run serially." << exit(FatalError);
+        // collisions across processor boundaries (doc/parallel.md)
+        halo_.reset(new processorHalo(this->mesh()));
     }
 
     if (!this->solution().transient())
@@ -397,8 +433,51 @@ void Foam::SuperellipsoidCloud<CloudType>::checkParcelProperties
     parcel.rho() = type.density;
     parcel.d() = dEq;
     parcel.dTarget() = dEq;
-    parcel.particleId() = nextParticleId_++;
+    // the id comes with assignParticleIds, once the injector is done
     parcel.centre() = parcel.position();
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::assignParticleIds(const label added)
+{
+    // The new parcels are the last `added` of this processor. Parcels of
+    // superellipsoidInjection carry -2 - (their index in its list): their id
+    // is the first free id plus that index, the serial id on every
+    // processor. Other (stock) injectors' parcels (-1) are numbered after
+    // those, processor by processor: unique, but in a decomposed run not
+    // necessarily the serial numbers.
+    label listed = 0, stock = 0;
+    label skip = this->size() - added;
+    for (parcelType& p : *this)
+    {
+        if (skip-- > 0) continue;
+        if (p.particleId() <= -2)
+        {
+            listed = max(listed, -1 - p.particleId());
+        }
+        else
+        {
+            ++stock;
+        }
+    }
+    reduce(listed, maxOp<label>());
+    labelList stockPerProcessor(Pstream::nProcs(), 0);
+    stockPerProcessor[Pstream::myProcNo()] = stock;
+    Pstream::gatherList(stockPerProcessor);
+    Pstream::scatterList(stockPerProcessor);
+    label next = nextParticleId_ + listed;
+    for (label proci = 0; proci < Pstream::myProcNo(); ++proci)
+    {
+        next += stockPerProcessor[proci];
+    }
+    skip = this->size() - added;
+    for (parcelType& p : *this)
+    {
+        if (skip-- > 0) continue;
+        p.particleId() = p.particleId() <= -2 ? nextParticleId_ - 2 - p.particleId() : next++;
+    }
+    nextParticleId_ += listed + sum(stockPerProcessor);
 }
 
 
@@ -417,14 +496,19 @@ void Foam::SuperellipsoidCloud<CloudType>::evolve()
     {
         this->resetSourceTerms();
     }
-    const label before = this->size();
     forAll(this->injectors(), i)
     {
         currentInjector_ = i;
+        const label before = this->size();
         this->injectors()[i].inject(*this, td);
+        const label added = this->size() - before;
+        if (returnReduce(added, sumOp<label>()) > 0)
+        {
+            assignParticleIds(added);
+        }
+        totals_.injected += returnReduce(added, sumOp<label>());
     }
     currentInjector_ = -1;
-    totals_.injected += this->size() - before;
 
     motion(*this, td);
 
@@ -453,7 +537,17 @@ void Foam::SuperellipsoidCloud<CloudType>::motion
     const label before = this->size();
     td.part() = parcelType::trackingData::tpLinearTrack;
     CloudType::move(cloud, td, this->db().time().deltaTValue());
-    totals_.escaped += before - this->size();
+    // (transfers between processors cancel in the sum)
+    totals_.escaped += returnReduce(before - this->size(), sumOp<label>());
+    if (halo_)
+    {
+        // the contact memory follows the particles that changed processor
+        std::vector<std::int64_t> ids;
+        ids.reserve(this->size());
+        for (const parcelType& p : *this) ids.push_back(p.particleId());
+        std::sort(ids.begin(), ids.end());
+        moveContactMemory(*engine_, ids);
+    }
     totals_.trackSeconds += clock.elapsedTime();
 }
 
@@ -524,6 +618,15 @@ void Foam::SuperellipsoidCloud<CloudType>::writeFields() const
 template<class CloudType>
 void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds) const
 {
+    const label parcels = returnReduce(this->size(), sumOp<label>());
+    // decomposed runs: communication share, and the load imbalance of the
+    // core steps (slowest processor's step time, communication excluded,
+    // over the mean)
+    const double comm = halo_ ? halo_->communicationSeconds() : 0;
+    const double compute = max(totals_.stepSeconds - comm, 0.0);
+    const double meanComm = returnReduce(comm, sumOp<double>())/Pstream::nProcs();
+    const double meanCompute = returnReduce(compute, sumOp<double>())/Pstream::nProcs();
+    const double maxCompute = returnReduce(compute, maxOp<double>());
     if (!Pstream::master()) return;
 
     const superellipsoidRunTotals& t = totals_;
@@ -534,7 +637,7 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
     const double steps = max(t.steps, label(1));
     const double parcelSteps = max(t.parcelSteps, 1.0);
     os  << "{\n"
-        << "  \"parcels\": " << this->size() << ",\n"
+        << "  \"parcels\": " << parcels << ",\n"
         << "  \"injected\": " << t.injected << ",\n"
         << "  \"escaped\": " << t.escaped << ",\n"
         << "  \"pushedBack\": " << t.pushedBack << ",\n"
@@ -544,6 +647,10 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
         << "  \"collisionsPerStep\": " << t.contacts/steps << ",\n"
         << "  \"subCyclesPerStep\": " << t.subCycles/steps << ",\n"
         << "  \"fallbacks\": " << t.fallbacks << ",\n"
+        << "  \"processors\": " << Pstream::nProcs() << ",\n"
+        << "  \"haloParticlesPerStep\": " << t.haloParticles/steps << ",\n"
+        << "  \"communicationSeconds\": " << meanComm << ",\n"
+        << "  \"loadImbalance\": " << (meanCompute > 0 ? maxCompute/meanCompute : 1) << ",\n"
         << "  \"wallSeconds\": " << wallSeconds << ",\n"
         << "  \"cloudSeconds\": " << t.cloudSeconds << ",\n"
         << "  \"cloudShareOfWallTime\": " << (wallSeconds > 0 ? t.cloudSeconds/wallSeconds : 0) << ",\n"

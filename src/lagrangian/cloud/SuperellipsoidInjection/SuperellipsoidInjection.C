@@ -47,7 +47,7 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
             const sef::Superellipsoid& shape = types.types[list[n].type].shape;
             const scalar allowed = 1e-2*typeDiameters_[list[n].type];
             return
-                mesh.findCell(toFoam(x)) >= 0
+                insideMesh(mesh, x)
              && sef::dem::wallPenetration(wallSet, shape, sef::Pose{x, list[n].orientation}) <= allowed;
         };
     };
@@ -304,6 +304,9 @@ void Foam::SuperellipsoidInjection<CloudType>::setProperties
     const sef::dem::ListedParticle& p = particles_[parcelI];
     const sef::Quat& q = p.orientation;
     parcel.shapeType() = p.type;
+    // its place in the list: the cloud numbers it the same on every
+    // processor (SuperellipsoidCloud::assignParticleIds)
+    parcel.particleId() = -2 - parcelI;
     parcel.U() = toFoam(p.velocity);
     parcel.omega() = toFoam(p.angularVelocity);
     parcel.setOrientation(quaternion(q.w(), vector(q.x(), q.y(), q.z())));

@@ -1,0 +1,395 @@
+#include "processorHalo.H"
+#include "PstreamBuffers.H"
+#include "clockTime.H"
+#include "foamEigen.H"
+
+#include <algorithm>
+#include <sstream>
+
+namespace
+{
+
+using namespace Foam;
+
+// Doubles on the wire per body: kinematics (13), corrections (9), and the
+// halo set-up's type and id in front of the kinematics (2)
+constexpr label kinematicsSize = 13;
+constexpr label correctionSize = 9;
+
+void append(scalarList& b, label& k, const sef::Vec3& v)
+{
+    b[k++] = v.x();
+    b[k++] = v.y();
+    b[k++] = v.z();
+}
+
+sef::Vec3 take(const scalarList& b, label& k)
+{
+    const sef::Vec3 v(b[k], b[k + 1], b[k + 2]);
+    k += 3;
+    return v;
+}
+
+void append(scalarList& b, label& k, const sef::dem::BodyKinematics& s)
+{
+    append(b, k, s.position);
+    b[k++] = s.orientation.w();
+    b[k++] = s.orientation.x();
+    b[k++] = s.orientation.y();
+    b[k++] = s.orientation.z();
+    append(b, k, s.velocity);
+    append(b, k, s.angularVelocity);
+}
+
+sef::dem::BodyKinematics takeKinematics(const scalarList& b, label& k)
+{
+    sef::dem::BodyKinematics s;
+    s.position = take(b, k);
+    s.orientation = sef::Quat(b[k], b[k + 1], b[k + 2], b[k + 3]);
+    k += 4;
+    s.velocity = take(b, k);
+    s.angularVelocity = take(b, k);
+    return s;
+}
+
+// Wall-clock of one exchange, added to the halo's total
+class stopwatch
+{
+    double& total_;
+    clockTime clock_;
+public:
+    explicit stopwatch(double& total) : total_(total) {}
+    ~stopwatch() { total_ += clock_.elapsedTime(); }
+};
+
+} // End anonymous namespace
+
+
+Foam::processorHalo::processorHalo(const polyMesh& mesh)
+:
+    boxes_(Pstream::nProcs()),
+    sendTo_(Pstream::nProcs()),
+    receivedFrom_(Pstream::nProcs(), 0)
+{
+    boxes_[Pstream::myProcNo()] = boundBox(mesh.points(), false);
+    Pstream::gatherList(boxes_);
+    Pstream::scatterList(boxes_);
+}
+
+
+void Foam::processorHalo::build(sef::dem::ParticleSystem& ps, double travel)
+{
+    stopwatch watch(seconds_);
+    const label me = Pstream::myProcNo();
+    double largest = 0;
+    for (const sef::dem::ParticleType& t : ps.types)
+    {
+        largest = std::max(largest, t.boundingRadius);
+    }
+
+    firstHalo_ = ps.size();
+    sent_.clear();
+    PstreamBuffers buffers(Pstream::commsTypes::nonBlocking);
+    forAll(boxes_, proci)
+    {
+        std::vector<std::size_t>& send = sendTo_[proci];
+        send.clear();
+        if (proci == me) continue;
+        const boundBox& box = boxes_[proci];
+        for (std::size_t i = 0; i < firstHalo_; ++i)
+        {
+            const double reach =
+                ps.types[ps.type[i]].boundingRadius + largest + 2*travel;
+            const point x = toFoam(ps.position[i]);
+            // distance from x to the box (0 inside)
+            const vector outside =
+                max(box.min() - x, vector::zero) + max(x - box.max(), vector::zero);
+            if (magSqr(outside) <= reach*reach)
+            {
+                send.push_back(i);
+            }
+        }
+        if (send.empty()) continue;
+        scalarList b(label(send.size())*(kinematicsSize + 2));
+        label k = 0;
+        for (const std::size_t i : send)
+        {
+            b[k++] = ps.type[i];
+            b[k++] = double(ps.id[i]);
+            append
+            (
+                b, k,
+                sef::dem::BodyKinematics
+                {
+                    ps.position[i], ps.orientation[i], ps.velocity[i], ps.angularVelocity[i]
+                }
+            );
+        }
+        UOPstream os(proci, buffers);
+        os << b;
+        sent_.insert(sent_.end(), send.begin(), send.end());
+    }
+    labelList receivedBytes;
+    buffers.finishedSends(receivedBytes);
+
+    forAll(boxes_, proci)
+    {
+        receivedFrom_[proci] = 0;
+        if (proci == me || receivedBytes[proci] == 0) continue;
+        UIPstream is(proci, buffers);
+        const scalarList b(is);
+        label k = 0;
+        while (k < b.size())
+        {
+            const int type = int(b[k++]);
+            const std::int64_t id = std::int64_t(b[k++]);
+            const sef::dem::BodyKinematics s = takeKinematics(b, k);
+            ps.add(type, id, s.position, s.orientation, s.velocity, s.angularVelocity);
+            ++receivedFrom_[proci];
+        }
+    }
+    ++exchanges_;
+}
+
+
+void Foam::processorHalo::exchangeStates
+(
+    const std::vector<sef::dem::BodyKinematics>& sent,
+    std::vector<sef::dem::BodyKinematics>& halo
+)
+{
+    stopwatch watch(seconds_);
+    PstreamBuffers buffers(Pstream::commsTypes::nonBlocking);
+    std::size_t next = 0;
+    forAll(sendTo_, proci)
+    {
+        const std::size_t n = sendTo_[proci].size();
+        if (!n) continue;
+        scalarList b(label(n)*kinematicsSize);
+        label k = 0;
+        for (std::size_t j = 0; j < n; ++j)
+        {
+            append(b, k, sent[next++]);
+        }
+        UOPstream os(proci, buffers);
+        os << b;
+    }
+    buffers.finishedSends();
+    std::size_t h = 0;
+    forAll(receivedFrom_, proci)
+    {
+        if (!receivedFrom_[proci]) continue;
+        UIPstream is(proci, buffers);
+        const scalarList b(is);
+        label k = 0;
+        for (label j = 0; j < receivedFrom_[proci]; ++j)
+        {
+            halo[h++] = takeKinematics(b, k);
+        }
+    }
+    ++exchanges_;
+}
+
+
+void Foam::processorHalo::exchangeCorrections
+(
+    const std::vector<sef::dem::BodyCorrection>& halo,
+    std::vector<sef::dem::BodyCorrection>& sent
+)
+{
+    stopwatch watch(seconds_);
+    PstreamBuffers buffers(Pstream::commsTypes::nonBlocking);
+    std::size_t h = 0;
+    forAll(receivedFrom_, proci)
+    {
+        const label n = receivedFrom_[proci];
+        if (!n) continue;
+        scalarList b(n*correctionSize);
+        label k = 0;
+        for (label j = 0; j < n; ++j, ++h)
+        {
+            append(b, k, halo[h].velocity);
+            append(b, k, halo[h].angularVelocity);
+            append(b, k, halo[h].shift);
+        }
+        UOPstream os(proci, buffers);
+        os << b;
+    }
+    buffers.finishedSends();
+    std::size_t next = 0;
+    forAll(sendTo_, proci)
+    {
+        const std::size_t n = sendTo_[proci].size();
+        if (!n) continue;
+        UIPstream is(proci, buffers);
+        const scalarList b(is);
+        label k = 0;
+        for (std::size_t j = 0; j < n; ++j, ++next)
+        {
+            sent[next].velocity = take(b, k);
+            sent[next].angularVelocity = take(b, k);
+            sent[next].shift = take(b, k);
+        }
+    }
+    ++exchanges_;
+}
+
+
+double Foam::processorHalo::maximum(double value)
+{
+    stopwatch watch(seconds_);
+    return returnReduce(value, maxOp<double>());
+}
+
+
+void Foam::moveContactMemory
+(
+    sef::dem::DemEngine& engine,
+    const std::vector<std::int64_t>& ownedIds
+)
+{
+    const auto owned = [&ownedIds](std::int64_t id)
+    {
+        return std::binary_search(ownedIds.begin(), ownedIds.end(), id);
+    };
+    std::stringstream moved;
+    engine.extractState(owned, moved);
+    const std::string bytes = moved.str();
+    const List<char> outgoing(bytes.begin(), bytes.end());
+
+    PstreamBuffers buffers(Pstream::commsTypes::nonBlocking);
+    for (label proci = 0; proci < Pstream::nProcs(); ++proci)
+    {
+        if (proci == Pstream::myProcNo()) continue;
+        UOPstream os(proci, buffers);
+        os << outgoing;
+    }
+    buffers.finishedSends();
+    for (label proci = 0; proci < Pstream::nProcs(); ++proci)
+    {
+        if (proci == Pstream::myProcNo()) continue;
+        UIPstream is(proci, buffers);
+        const List<char> incoming(is);
+        std::stringstream received(std::string(incoming.begin(), incoming.end()));
+        engine.mergeState(received);
+    }
+    // what arrived for other processors' particles is dropped again
+    std::stringstream notOurs;
+    engine.extractState(owned, notOurs);
+}
+
+
+void Foam::reduceStatistics(sef::dem::StepStatistics& s)
+{
+    if (!Pstream::parRun()) return;
+    // counts and energies in one sum, the overlap in one max
+    scalarList sums
+    ({
+        scalar(s.contacts), scalar(s.pairContacts), scalar(s.wallContacts),
+        scalar(s.newtonIterations), scalar(s.fallbacks), scalar(s.pushedBack),
+        scalar(s.candidatePairs), scalar(s.reusedPairs), scalar(s.reusedWalls),
+        scalar(s.rimPoints), s.kineticEnergy, scalar(s.impulses), scalar(s.sweeps),
+        scalar(s.sweepLimitReached), scalar(s.sweepsStagnated), s.impulseEnergyChange,
+        s.projectionPotentialChange
+    });
+    Pstream::listCombineGather(sums, plusEqOp<scalar>());
+    Pstream::listCombineScatter(sums);
+    label k = 0;
+    s.contacts = long(sums[k++]);
+    s.pairContacts = long(sums[k++]);
+    s.wallContacts = long(sums[k++]);
+    s.newtonIterations = long(sums[k++]);
+    s.fallbacks = long(sums[k++]);
+    s.pushedBack = long(sums[k++]);
+    s.candidatePairs = long(sums[k++]);
+    s.reusedPairs = long(sums[k++]);
+    s.reusedWalls = long(sums[k++]);
+    s.rimPoints = long(sums[k++]);
+    s.kineticEnergy = sums[k++];
+    s.impulses = long(sums[k++]);
+    s.sweeps = long(sums[k++]);
+    s.sweepLimitReached = long(sums[k++]);
+    s.sweepsStagnated = long(sums[k++]);
+    s.impulseEnergyChange = sums[k++];
+    s.projectionPotentialChange = sums[k++];
+    reduce(s.maxOverlapOverDeq, maxOp<double>());
+}
+
+
+void Foam::keepOwnedParticles(const polyMesh& mesh, sef::dem::ParticleSystem& ps)
+{
+    if (!Pstream::parRun()) return;
+    const label n = ps.size();
+    labelList owner(n, Pstream::nProcs());
+    for (label i = 0; i < n; ++i)
+    {
+        if (mesh.findCell(toFoam(ps.position[i])) >= 0)
+        {
+            owner[i] = Pstream::myProcNo();
+        }
+    }
+    Pstream::listCombineGather(owner, minEqOp<label>());
+    Pstream::listCombineScatter(owner);
+    sef::dem::ParticleSystem kept;
+    kept.types = ps.types;
+    for (label i = 0; i < n; ++i)
+    {
+        if (owner[i] != Pstream::myProcNo()) continue;
+        kept.add
+        (
+            ps.type[i], ps.id[i], ps.position[i], ps.orientation[i], ps.velocity[i],
+            ps.angularVelocity[i]
+        );
+    }
+    ps = std::move(kept);
+}
+
+
+sef::dem::ParticleSystem Foam::gatherParticles(const sef::dem::ParticleSystem& ps)
+{
+    if (!Pstream::parRun()) return ps;
+    // per particle: type, id, kinematics
+    List<scalarList> all(Pstream::nProcs());
+    scalarList& mine = all[Pstream::myProcNo()];
+    mine.setSize(label(ps.size())*(kinematicsSize + 2));
+    label k = 0;
+    for (std::size_t i = 0; i < ps.size(); ++i)
+    {
+        mine[k++] = ps.type[i];
+        mine[k++] = double(ps.id[i]);
+        append
+        (
+            mine, k,
+            sef::dem::BodyKinematics
+            {
+                ps.position[i], ps.orientation[i], ps.velocity[i], ps.angularVelocity[i]
+            }
+        );
+    }
+    Pstream::gatherList(all);
+    Pstream::scatterList(all);
+    std::vector<std::pair<std::int64_t, std::pair<int, sef::dem::BodyKinematics>>> bodies;
+    for (const scalarList& b : all)
+    {
+        label j = 0;
+        while (j < b.size())
+        {
+            const int type = int(b[j++]);
+            const std::int64_t id = std::int64_t(b[j++]);
+            bodies.push_back({id, {type, takeKinematics(b, j)}});
+        }
+    }
+    std::sort
+    (
+        bodies.begin(), bodies.end(),
+        [](const auto& a, const auto& b) { return a.first < b.first; }
+    );
+    sef::dem::ParticleSystem global;
+    global.types = ps.types;
+    for (const auto& [id, body] : bodies)
+    {
+        const sef::dem::BodyKinematics& s = body.second;
+        global.add(body.first, id, s.position, s.orientation, s.velocity, s.angularVelocity);
+    }
+    return global;
+}
