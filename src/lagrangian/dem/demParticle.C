@@ -89,10 +89,24 @@ bool Foam::demParticle::move
 {
     td.switchProcessor = false;
     td.keepParticle = true;
+    label hits = 0;
     while (td.keepParticle && !td.switchProcessor && stepFraction() < 1)
     {
         const scalar f = 1 - stepFraction();
         trackToAndHitFace(f*displacement_, f, cloud, td);
+        if (++hits == 10000)
+        {
+            // tracking makes no progress (round-off on a face): the exact
+            // centre is kept anyway; the particle stays in this cell
+            Pout<< "Warning: tracking of particle " << particleId_
+                << " stopped after 10000 face hits: position " << position()
+                << " centre " << centre_ << " displacement " << displacement_
+                << " stepFraction " << stepFraction() << " face " << face()
+                << " onBoundary " << onBoundaryFace() << " patch "
+                << (onBoundaryFace() ? mesh().boundaryMesh()[patch()].name() : word("none"))
+                << endl;
+            stepFraction() = 1;
+        }
     }
     return td.keepParticle;
 }
@@ -111,6 +125,12 @@ bool Foam::demParticle::hitPatch(Cloud<demParticle>&, trackingData& td)
         return true;
     }
     return false;
+}
+
+
+void Foam::demParticle::hitProcessorPatch(Cloud<demParticle>&, trackingData& td)
+{
+    td.switchProcessor = true;  // (particle's default does nothing)
 }
 
 
