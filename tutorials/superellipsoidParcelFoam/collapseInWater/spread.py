@@ -187,7 +187,7 @@ def check(table, summary):
                     f"t = {t:g} s: {fr} higher ({100 * b['h95']:.2f} cm) and narrower (r95 {100 * b['r95']:.2f} cm) "
                     f"than {free} ({100 * a['h95']:.2f}, {100 * a['r95']:.2f} cm)")
     base = "sphere-schwager"
-    for variant in ("halfDt", "doubleSub"):
+    for variant in ("halfDt", "doubleSub", "parallel"):
         v = f"{base}-{variant}"
         if base in table and v in table:
             a, b = table[base][-1][1], table[v][-1][1]
