@@ -326,6 +326,7 @@ int main(int argc, char *argv[])
     autoPtr<Cloud<demParticle>> carriers;
     std::vector<demParticle*> carrierOrder;
     std::vector<std::int64_t> ownedIds;
+    std::vector<char> nearOthers;
     const auto gatherCarriers = [&]()
     {
         carrierOrder.clear();
@@ -433,14 +434,25 @@ int main(int argc, char *argv[])
                 halo->build(particles, travel);
                 stats = engine.step(particles, dt, subCycles, halo.get());
                 halo->remove(particles);
+                // only particles near another processor can have left this
+                // one (the halo test): only they are tracked
+                nearOthers.assign(particles.size(), 0);
+                for (const std::size_t k : halo->sentParticles()) nearOthers[k] = 1;
                 forAll(carrierOrder, k)
                 {
-                    carrierOrder[k]->setFrom(particles, k);
+                    carrierOrder[k]->setFrom(particles, k, nearOthers[k]);
                 }
+                demParticle::arrivals = 0;
                 demParticle::trackingData td(carriers());
                 carriers->move(carriers(), td, dt);
-                gatherCarriers();
-                moveContactMemory(engine, ownedIds);
+                // rebuilt (and the contact memory moved) only after transfers
+                const bool changed =
+                    demParticle::arrivals > 0 || label(carriers->size()) != label(particles.size());
+                if (changed) gatherCarriers();
+                if (returnReduce(changed, orOp<bool>()))
+                {
+                    moveContactMemory(engine, ownedIds);
+                }
                 reduceStatistics(stats);
             }
             else

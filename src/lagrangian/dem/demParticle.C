@@ -9,6 +9,8 @@ namespace Foam
     defineTemplateTypeNameAndDebug(Cloud<demParticle>, 0);
 }
 
+Foam::label Foam::demParticle::arrivals = 0;
+
 
 Foam::demParticle::demParticle
 (
@@ -39,10 +41,12 @@ Foam::demParticle::demParticle
 :
     particle(mesh, is, readFields, newFormat)
 {
+    ++arrivals;
     if (readFields)
     {
         is  >> particleId_ >> typeIndex_ >> centre_ >> quatW_ >> quatV_ >> U_ >> omega_
             >> displacement_;
+        track_ = true;
     }
     is.check(FUNCTION_NAME);
 }
@@ -58,11 +62,19 @@ void Foam::demParticle::addTo(sef::dem::ParticleSystem& ps) const
 }
 
 
-void Foam::demParticle::setFrom(const sef::dem::ParticleSystem& ps, const std::size_t k)
+void Foam::demParticle::setFrom
+(
+    const sef::dem::ParticleSystem& ps,
+    const std::size_t k,
+    const bool track
+)
 {
     initialise(ps, k);
-    displacement_ = centre_ - position();
-    stepFraction() = 0;
+    track_ = track;
+    if (track)
+    {
+        displacement_ = centre_ - position();
+    }
 }
 
 
@@ -89,6 +101,10 @@ bool Foam::demParticle::move
 {
     td.switchProcessor = false;
     td.keepParticle = true;
+    if (!track_)
+    {
+        return true;
+    }
     label hits = 0;
     while (td.keepParticle && !td.switchProcessor && stepFraction() < 1)
     {
