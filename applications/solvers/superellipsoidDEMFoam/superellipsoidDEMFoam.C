@@ -39,7 +39,7 @@ Description
 #include "settleMonitor.H"
 #include "particleTrace.H"
 #include "processorHalo.H"
-#include "demParticle.H"
+#include "demCarriers.H"
 #include "foamEigen.H"
 
 #include "dem/DemEngine.hpp"
@@ -318,49 +318,17 @@ int main(int argc, char *argv[])
         engine.writeState(os);
     };
 
-    // Decomposed runs: the halo layer, and the particles as OpenFOAM
-    // particles (carriers) that Cloud::move hands between processors. The
-    // core steps them in id order, as serial does (injection order).
+    // Decomposed runs: the halo layer, and the particles near other
+    // processors as OpenFOAM particles that Cloud::move hands over
+    // (demCarriers). The core steps the processor's particles in the order
+    // they came (injection order, arrivals appended).
     const bool parallel = Pstream::parRun();
     autoPtr<processorHalo> halo;
-    autoPtr<Cloud<demParticle>> carriers;
-    std::vector<demParticle*> carrierOrder;
-    std::vector<std::int64_t> ownedIds;
-    std::vector<char> nearOthers;
-    const auto gatherCarriers = [&]()
-    {
-        carrierOrder.clear();
-        for (demParticle& p : *carriers) carrierOrder.push_back(&p);
-        std::sort
-        (
-            carrierOrder.begin(), carrierOrder.end(),
-            [](const demParticle* a, const demParticle* b)
-            {
-                return a->particleId() < b->particleId();
-            }
-        );
-        particles.clear();
-        ownedIds.clear();
-        for (const demParticle* p : carrierOrder)
-        {
-            p->addTo(particles);
-            ownedIds.push_back(p->particleId());
-        }
-    };
+    autoPtr<demCarriers> carriers;
     if (parallel)
     {
         halo.reset(new processorHalo(mesh));
-        carriers.reset(new Cloud<demParticle>(mesh, "demCarriers", IDLList<demParticle>()));
-        for (std::size_t i = 0; i < particles.size(); ++i)
-        {
-            const point x = toFoam(particles.position[i]);
-            label celli = mesh.findCell(x);
-            if (celli < 0) celli = mesh.findNearestCell(x);
-            demParticle* p = new demParticle(mesh, x, celli);
-            p->initialise(particles, i);
-            carriers->addParticle(p);
-        }
-        gatherCarriers();
+        carriers.reset(new demCarriers(mesh));
         Info<< "Parallel: " << Pstream::nProcs() << " processors; particles per processor "
             << returnReduce(label(particles.size()), minOp<label>()) << " to "
             << returnReduce(label(particles.size()), maxOp<label>()) << nl;
@@ -432,26 +400,15 @@ int main(int argc, char *argv[])
                 reduce(vmax, maxOp<double>());
                 const double travel = 2*(vmax + props.engine.gravity.norm()*dt)*dt;
                 halo->build(particles, travel);
+                // only particles near another processor (those it holds a
+                // copy of) can leave this one in the step
+                carriers->prepare(particles, halo->sentParticles());
                 stats = engine.step(particles, dt, subCycles, halo.get());
                 halo->remove(particles);
-                // only particles near another processor can have left this
-                // one (the halo test): only they are tracked
-                nearOthers.assign(particles.size(), 0);
-                for (const std::size_t k : halo->sentParticles()) nearOthers[k] = 1;
-                forAll(carrierOrder, k)
-                {
-                    carrierOrder[k]->setFrom(particles, k, nearOthers[k]);
-                }
-                demParticle::arrivals = 0;
-                demParticle::trackingData td(carriers());
-                carriers->move(carriers(), td, dt);
-                // rebuilt (and the contact memory moved) only after transfers
-                const bool changed =
-                    demParticle::arrivals > 0 || label(carriers->size()) != label(particles.size());
-                if (changed) gatherCarriers();
+                const bool changed = carriers->transfer(particles, dt);
                 if (returnReduce(changed, orOp<bool>()))
                 {
-                    moveContactMemory(engine, ownedIds);
+                    moveContactMemory(engine, ownedFlags(particles.id));
                 }
                 reduceStatistics(stats);
             }

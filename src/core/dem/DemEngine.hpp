@@ -137,13 +137,14 @@ public:
     void readState(std::istream& is);
 
     // Decomposed runs: particles that moved to another processor take the
-    // memory of their contacts with them. extractState takes out the
-    // entries of the contacts whose resolving particle (the smaller id of a
-    // pair, the particle of a wall contact) owned(id) rejects and writes
-    // them as a state; mergeState adds such a state to this engine's. Called
-    // between steps.
-    void extractState(const std::function<bool(std::int64_t)>& owned, std::ostream& os);
-    void mergeState(std::istream& is);
+    // memory of their contacts with them. extractState writes (as a state)
+    // the entries of the contacts whose resolving particle (the smaller id
+    // of a pair, the particle of a wall contact) `owned` rejects; this
+    // engine no longer records them, so they die here by themselves.
+    // mergeState adopts, of such a state, the entries whose resolving
+    // particle `owned` accepts. Called between steps.
+    void extractState(const std::function<bool(std::int64_t)>& owned, std::ostream& os) const;
+    void mergeState(std::istream& is, const std::function<bool(std::int64_t)>& owned);
 
     const EngineSettings& settings() const;
     const WallSet& walls() const;

@@ -155,6 +155,26 @@ void WarmStartCache::commit() {
     if (pool_.size() > 2 * live_.size() + 64) compact();
 }
 
+void WarmStartCache::adopt(const std::vector<WarmStartEntry>& entries,
+                           const std::vector<KeptCompliance>& compliances) {
+    const long last = generation_ - 1; // the substep `find` sees
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+        int p = lookup(entries[k].key);
+        if (p >= 0 && recordedGeneration_[static_cast<std::size_t>(p)] == last) continue; // seen already
+        if (p >= 0) pool_[static_cast<std::size_t>(p)] = entries[k]; // a dead entry's place
+        else p = append(entries[k], true);
+        const std::size_t q = static_cast<std::size_t>(p);
+        compliance_[q] = k < compliances.size() ? compliances[k] : KeptCompliance{};
+        recordedGeneration_[q] = previousGeneration_[q] = last;
+        previousImpulse_[q] = PreviousImpulse{entries[k].impulse, entries[k].resting};
+        livePosition_.resize(pool_.size());
+        livePosition_[q] = static_cast<int>(live_.size());
+        live_.push_back(p);
+    }
+    cursor_ = 0;
+    lastFound_ = -1;
+}
+
 void WarmStartCache::compact() {
     std::vector<WarmStartEntry> pool;
     std::vector<KeptCompliance> compliance;

@@ -140,6 +140,22 @@ public:
     std::vector<KeptCompliance> compliances() const;
     // Replaces them; for a restart (compliances: empty, or one per entry).
     void setEntries(std::vector<WarmStartEntry> entries, std::vector<KeptCompliance> compliances = {});
+    // Decomposed runs (particles changing processor), between steps:
+    // appends to out the entries `find` sees whose key.a `select` accepts
+    // (the cache is unchanged: entries no longer recorded die by
+    // themselves), and adopts entries as if recorded in the last committed
+    // substep (a key already seen by `find` keeps its own entry). Both in
+    // O(their count), without rebuilding the cache.
+    template <class Select>
+    void collect(Select&& select, std::vector<WarmStartEntry>& out, std::vector<KeptCompliance>& outCompliances) const {
+        for (const int p : live_) {
+            const std::size_t q = static_cast<std::size_t>(p);
+            if (!select(pool_[q].key.a)) continue;
+            out.push_back(pool_[q]);
+            outCompliances.push_back(compliance_[q]);
+        }
+    }
+    void adopt(const std::vector<WarmStartEntry>& entries, const std::vector<KeptCompliance>& compliances);
 
 private:
     int indexOf(const WarmStartEntry* e) const {

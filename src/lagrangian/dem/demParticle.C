@@ -9,7 +9,6 @@ namespace Foam
     defineTemplateTypeNameAndDebug(Cloud<demParticle>, 0);
 }
 
-Foam::label Foam::demParticle::arrivals = 0;
 
 
 Foam::demParticle::demParticle
@@ -41,7 +40,7 @@ Foam::demParticle::demParticle
 :
     particle(mesh, is, readFields, newFormat)
 {
-    ++arrivals;
+    arrived_ = true;
     if (readFields)
     {
         is  >> particleId_ >> typeIndex_ >> centre_ >> quatW_ >> quatV_ >> U_ >> omega_

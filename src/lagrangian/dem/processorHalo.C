@@ -242,15 +242,25 @@ double Foam::processorHalo::maximum(double value)
 }
 
 
+std::vector<char> Foam::ownedFlags(const std::vector<std::int64_t>& ids)
+{
+    std::int64_t largest = -1;
+    for (const std::int64_t id : ids) largest = std::max(largest, id);
+    std::vector<char> flags(std::size_t(largest + 1), 0);
+    for (const std::int64_t id : ids) if (id >= 0) flags[std::size_t(id)] = 1;
+    return flags;
+}
+
+
 void Foam::moveContactMemory
 (
     sef::dem::DemEngine& engine,
-    const std::vector<std::int64_t>& ownedIds
+    const std::vector<char>& ownedFlag
 )
 {
-    const auto owned = [&ownedIds](std::int64_t id)
+    const auto owned = [&ownedFlag](std::int64_t id)
     {
-        return std::binary_search(ownedIds.begin(), ownedIds.end(), id);
+        return id >= 0 && std::size_t(id) < ownedFlag.size() && ownedFlag[std::size_t(id)];
     };
     std::stringstream moved;
     engine.extractState(owned, moved);
@@ -271,11 +281,8 @@ void Foam::moveContactMemory
         UIPstream is(proci, buffers);
         const List<char> incoming(is);
         std::stringstream received(std::string(incoming.begin(), incoming.end()));
-        engine.mergeState(received);
+        engine.mergeState(received, owned);   // what belongs to our particles
     }
-    // what arrived for other processors' particles is dropped again
-    std::stringstream notOurs;
-    engine.extractState(owned, notOurs);
 }
 
 

@@ -136,9 +136,10 @@ public:
                     if (global.id[i] == id) return rankOf(global.position[i]) == r;
                 return false;
             };
+            const auto ownedThere = [&](std::int64_t id) { return !ownedHere(id); };
             std::stringstream moved;
             engines_[r].extractState(ownedHere, moved);
-            engines_[1 - r].mergeState(moved);
+            engines_[1 - r].mergeState(moved, ownedThere);
         }
     }
 

@@ -545,8 +545,7 @@ void Foam::SuperellipsoidCloud<CloudType>::motion
         std::vector<std::int64_t> ids;
         ids.reserve(this->size());
         for (const parcelType& p : *this) ids.push_back(p.particleId());
-        std::sort(ids.begin(), ids.end());
-        moveContactMemory(*engine_, ids);
+        moveContactMemory(*engine_, ownedFlags(ids));
     }
     totals_.trackSeconds += clock.elapsedTime();
 }
