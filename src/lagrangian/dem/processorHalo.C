@@ -152,42 +152,71 @@ void Foam::processorHalo::build(sef::dem::ParticleSystem& ps, double travel)
 }
 
 
+template<class Pack, class Unpack>
+void Foam::processorHalo::exchange
+(
+    const labelList& sendCounts,
+    const labelList& receiveCounts,
+    const label doublesPerBody,
+    Pack pack,
+    Unpack unpack
+)
+{
+    stopwatch watch(seconds_);
+    PstreamBuffers buffers(Pstream::commsTypes::nonBlocking);
+    std::size_t next = 0;
+    forAll(sendCounts, proci)
+    {
+        if (!sendCounts[proci]) continue;
+        scalarList b(sendCounts[proci]*doublesPerBody);
+        label k = 0;
+        for (label j = 0; j < sendCounts[proci]; ++j)
+        {
+            pack(b, k, next++);
+        }
+        UOPstream os(proci, buffers);
+        os << b;
+    }
+    buffers.finishedSends();
+    next = 0;
+    forAll(receiveCounts, proci)
+    {
+        if (!receiveCounts[proci]) continue;
+        UIPstream is(proci, buffers);
+        const scalarList b(is);
+        label k = 0;
+        for (label j = 0; j < receiveCounts[proci]; ++j)
+        {
+            unpack(b, k, next++);
+        }
+    }
+    ++exchanges_;
+}
+
+
+Foam::labelList Foam::processorHalo::sendCounts() const
+{
+    labelList counts(sendTo_.size());
+    forAll(sendTo_, proci)
+    {
+        counts[proci] = label(sendTo_[proci].size());
+    }
+    return counts;
+}
+
+
 void Foam::processorHalo::exchangeStates
 (
     const std::vector<sef::dem::BodyKinematics>& sent,
     std::vector<sef::dem::BodyKinematics>& halo
 )
 {
-    stopwatch watch(seconds_);
-    PstreamBuffers buffers(Pstream::commsTypes::nonBlocking);
-    std::size_t next = 0;
-    forAll(sendTo_, proci)
-    {
-        const std::size_t n = sendTo_[proci].size();
-        if (!n) continue;
-        scalarList b(label(n)*kinematicsSize);
-        label k = 0;
-        for (std::size_t j = 0; j < n; ++j)
-        {
-            append(b, k, sent[next++]);
-        }
-        UOPstream os(proci, buffers);
-        os << b;
-    }
-    buffers.finishedSends();
-    std::size_t h = 0;
-    forAll(receivedFrom_, proci)
-    {
-        if (!receivedFrom_[proci]) continue;
-        UIPstream is(proci, buffers);
-        const scalarList b(is);
-        label k = 0;
-        for (label j = 0; j < receivedFrom_[proci]; ++j)
-        {
-            halo[h++] = takeKinematics(b, k);
-        }
-    }
-    ++exchanges_;
+    exchange
+    (
+        sendCounts(), receivedFrom_, kinematicsSize,
+        [&](scalarList& b, label& k, std::size_t j) { append(b, k, sent[j]); },
+        [&](const scalarList& b, label& k, std::size_t h) { halo[h] = takeKinematics(b, k); }
+    );
 }
 
 
@@ -197,41 +226,23 @@ void Foam::processorHalo::exchangeCorrections
     std::vector<sef::dem::BodyCorrection>& sent
 )
 {
-    stopwatch watch(seconds_);
-    PstreamBuffers buffers(Pstream::commsTypes::nonBlocking);
-    std::size_t h = 0;
-    forAll(receivedFrom_, proci)
-    {
-        const label n = receivedFrom_[proci];
-        if (!n) continue;
-        scalarList b(n*correctionSize);
-        label k = 0;
-        for (label j = 0; j < n; ++j, ++h)
+    // the reverse way: to the owners of the halo copies
+    exchange
+    (
+        receivedFrom_, sendCounts(), correctionSize,
+        [&](scalarList& b, label& k, std::size_t h)
         {
             append(b, k, halo[h].velocity);
             append(b, k, halo[h].angularVelocity);
             append(b, k, halo[h].shift);
-        }
-        UOPstream os(proci, buffers);
-        os << b;
-    }
-    buffers.finishedSends();
-    std::size_t next = 0;
-    forAll(sendTo_, proci)
-    {
-        const std::size_t n = sendTo_[proci].size();
-        if (!n) continue;
-        UIPstream is(proci, buffers);
-        const scalarList b(is);
-        label k = 0;
-        for (std::size_t j = 0; j < n; ++j, ++next)
+        },
+        [&](const scalarList& b, label& k, std::size_t j)
         {
-            sent[next].velocity = take(b, k);
-            sent[next].angularVelocity = take(b, k);
-            sent[next].shift = take(b, k);
+            sent[j].velocity = take(b, k);
+            sent[j].angularVelocity = take(b, k);
+            sent[j].shift = take(b, k);
         }
-    }
-    ++exchanges_;
+    );
 }
 
 

@@ -68,14 +68,14 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
     {
         parcels.append(&p);
     }
-    std::stable_sort
-    (
-        parcels.begin(), parcels.end(),
-        [](const parcelType* a, const parcelType* b)
-        {
-            return a->particleId() < b->particleId();
-        }
-    );
+    const auto byId = [](const parcelType* a, const parcelType* b)
+    {
+        return a->particleId() < b->particleId();
+    };
+    if (!std::is_sorted(parcels.begin(), parcels.end(), byId))
+    {
+        std::stable_sort(parcels.begin(), parcels.end(), byId);
+    }
     system_.clear();
     for (parcelType* pp : parcels)
     {
