@@ -52,6 +52,43 @@ sef::dem::BodyKinematics takeKinematics(const scalarList& b, label& k)
     return s;
 }
 
+// A whole particle on the wire: type, id, kinematics (kinematicsSize + 2)
+struct packedParticle
+{
+    int type;
+    std::int64_t id;
+    sef::dem::BodyKinematics state;
+};
+
+void appendParticle
+(
+    scalarList& b,
+    label& k,
+    const sef::dem::ParticleSystem& ps,
+    const std::size_t i
+)
+{
+    b[k++] = ps.type[i];
+    b[k++] = double(ps.id[i]);
+    append
+    (
+        b, k,
+        sef::dem::BodyKinematics
+        {
+            ps.position[i], ps.orientation[i], ps.velocity[i], ps.angularVelocity[i]
+        }
+    );
+}
+
+packedParticle takeParticle(const scalarList& b, label& k)
+{
+    packedParticle p;
+    p.type = int(b[k++]);
+    p.id = std::int64_t(b[k++]);
+    p.state = takeKinematics(b, k);
+    return p;
+}
+
 // Wall-clock of one exchange, added to the halo's total
 class stopwatch
 {
@@ -114,16 +151,7 @@ void Foam::processorHalo::build(sef::dem::ParticleSystem& ps, double travel)
         label k = 0;
         for (const std::size_t i : send)
         {
-            b[k++] = ps.type[i];
-            b[k++] = double(ps.id[i]);
-            append
-            (
-                b, k,
-                sef::dem::BodyKinematics
-                {
-                    ps.position[i], ps.orientation[i], ps.velocity[i], ps.angularVelocity[i]
-                }
-            );
+            appendParticle(b, k, ps, i);
         }
         UOPstream os(proci, buffers);
         os << b;
@@ -141,10 +169,9 @@ void Foam::processorHalo::build(sef::dem::ParticleSystem& ps, double travel)
         label k = 0;
         while (k < b.size())
         {
-            const int type = int(b[k++]);
-            const std::int64_t id = std::int64_t(b[k++]);
-            const sef::dem::BodyKinematics s = takeKinematics(b, k);
-            ps.add(type, id, s.position, s.orientation, s.velocity, s.angularVelocity);
+            const packedParticle p = takeParticle(b, k);
+            const sef::dem::BodyKinematics& s = p.state;
+            ps.add(p.type, p.id, s.position, s.orientation, s.velocity, s.angularVelocity);
             ++receivedFrom_[proci];
         }
     }
@@ -373,41 +400,30 @@ sef::dem::ParticleSystem Foam::gatherParticles(const sef::dem::ParticleSystem& p
     label k = 0;
     for (std::size_t i = 0; i < ps.size(); ++i)
     {
-        mine[k++] = ps.type[i];
-        mine[k++] = double(ps.id[i]);
-        append
-        (
-            mine, k,
-            sef::dem::BodyKinematics
-            {
-                ps.position[i], ps.orientation[i], ps.velocity[i], ps.angularVelocity[i]
-            }
-        );
+        appendParticle(mine, k, ps, i);
     }
     Pstream::gatherList(all);
     Pstream::scatterList(all);
-    std::vector<std::pair<std::int64_t, std::pair<int, sef::dem::BodyKinematics>>> bodies;
+    std::vector<packedParticle> bodies;
     for (const scalarList& b : all)
     {
         label j = 0;
         while (j < b.size())
         {
-            const int type = int(b[j++]);
-            const std::int64_t id = std::int64_t(b[j++]);
-            bodies.push_back({id, {type, takeKinematics(b, j)}});
+            bodies.push_back(takeParticle(b, j));
         }
     }
     std::sort
     (
         bodies.begin(), bodies.end(),
-        [](const auto& a, const auto& b) { return a.first < b.first; }
+        [](const packedParticle& a, const packedParticle& b) { return a.id < b.id; }
     );
     sef::dem::ParticleSystem global;
     global.types = ps.types;
-    for (const auto& [id, body] : bodies)
+    for (const packedParticle& p : bodies)
     {
-        const sef::dem::BodyKinematics& s = body.second;
-        global.add(body.first, id, s.position, s.orientation, s.velocity, s.angularVelocity);
+        const sef::dem::BodyKinematics& s = p.state;
+        global.add(p.type, p.id, s.position, s.orientation, s.velocity, s.angularVelocity);
     }
     return global;
 }
