@@ -140,6 +140,7 @@ struct DemEngine::Impl {
     std::vector<std::size_t> fromSlot;        // slot of body k in the last step's order
     std::vector<std::pair<std::uint64_t, std::size_t>> orderKeys;
     std::vector<std::uint64_t> cellKey;       // grid cell of particle i (computeOrder)
+    std::vector<long> guessIndex;             // scratch of computeOrder
     bool spatiallySorted = false;             // order is the spatial one (computeOrder)
 
     void computeOrder(const ParticleSystem& ps);
@@ -490,16 +491,47 @@ bool DemEngine::Impl::resolvesPair(int i, int j) const {
 // they fit in cache, and their results stay bit-for-bit what they were.
 void DemEngine::Impl::computeOrder(const ParticleSystem& ps) {
     const std::size_t n = ps.size();
-    const bool hadOrder = order.size() == n && n > 0; // the last call's order, as a first guess
-    if (!hadOrder) {
-        order.resize(n);
-        for (std::size_t i = 0; i < n; ++i) order[i] = i;
-    }
+    bool hadOrder = order.size() == n && n > 0; // the last call's order, as a first guess
     const long threshold = settings.spatialSortThreshold;
     spatiallySorted = !(threshold <= 0 || n < static_cast<std::size_t>(threshold));
     if (!spatiallySorted) {
+        order.resize(n);
         for (std::size_t i = 0; i < n; ++i) order[i] = i;
         return;
+    }
+    // The last call's order names particles by index. When the particles
+    // changed (a decomposed run: some left, some arrived, the halo changed),
+    // the guess is that order followed through the ids (ids: the last
+    // call's, by body), the new particles after it: still a permutation,
+    // and nearly sorted, where a guess by index would need a full sort.
+    bool sameParticles = hadOrder && ids.size() == n;
+    for (std::size_t k = 0; sameParticles && k < n; ++k) sameParticles = ps.id[order[k]] == ids[k];
+    if (!sameParticles && !ids.empty() && n > 0) {
+        std::int64_t largest = -1;
+        for (const std::int64_t id : ps.id) largest = std::max(largest, id);
+        for (const std::int64_t id : ids) largest = std::max(largest, id);
+        if (largest < static_cast<std::int64_t>(8 * n + 1024)) { // compact ids (the usual case)
+            std::vector<long>& indexOfId = guessIndex;
+            indexOfId.assign(static_cast<std::size_t>(largest + 1), -1);
+            for (std::size_t i = 0; i < n; ++i)
+                if (ps.id[i] >= 0) indexOfId[static_cast<std::size_t>(ps.id[i])] = static_cast<long>(i);
+            order.clear();
+            for (const std::int64_t id : ids) {
+                if (id < 0) continue;
+                long& i = indexOfId[static_cast<std::size_t>(id)];
+                if (i >= 0) order.push_back(static_cast<std::size_t>(i));
+                i = -1; // taken (a repeated id is taken once)
+            }
+            for (std::size_t i = 0; i < n; ++i)
+                if (ps.id[i] < 0 || indexOfId[static_cast<std::size_t>(ps.id[i])] >= 0) order.push_back(i);
+            hadOrder = order.size() == n;
+        } else {
+            hadOrder = false;
+        }
+    }
+    if (!hadOrder) {
+        order.resize(n);
+        for (std::size_t i = 0; i < n; ++i) order[i] = i;
     }
     double largest = 0.0;
     for (const ParticleType& type : ps.types) largest = std::max(largest, type.boundingRadius);
