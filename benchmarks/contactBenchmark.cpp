@@ -71,9 +71,15 @@ void pairCold(benchmark::State& state, double eps, bool sphere) {
 
 void pairWarm(benchmark::State& state, double eps, bool sphere) {
     Case c = makeCase(eps, sphere);
+    // The warm start a DEM engine keeps per pair: the last normal and where
+    // the last flat patch's outline searches ended.
     std::vector<PairWarmStart> warm(c.p1.size());
-    for (std::size_t k = 0; k < c.p1.size(); ++k)
-        warm[k].normal = detectPairContact(c.s1, c.p1[k], c.s2, c.p2[k]).normal;
+    std::vector<PatchGuess> patch(c.p1.size());
+    for (std::size_t k = 0; k < c.p1.size(); ++k) {
+        warm[k].normal = Vec3::Zero(); // cold, keeping the patch guesses
+        warm[k].patch = &patch[k];
+        warm[k].normal = detectPairContact(c.s1, c.p1[k], c.s2, c.p2[k], &warm[k]).normal;
+    }
     // Each query moves body 2 by a small DEM-like step (1e-6 m, 1e-4 rad).
     const Quat turn(Eigen::AngleAxisd(1e-4, Vec3(0.3, 0.5, 0.8).normalized()));
     std::vector<ContactResult> results(c.p1.size());

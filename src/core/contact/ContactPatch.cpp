@@ -50,6 +50,19 @@ void alignedTangents(const PosedBody& body, const Vec3& n, Vec3& t1, Vec3& t2) {
     t2 = n.cross(t1);
 }
 
+// What an answer of capExtreme proves about the cap's reach: the cap of
+// drop `drop` lies in {x : t.x <= extent} (world t.x). drop = -1: the
+// answer is at the silhouette (extent: the whole body's); NaN: no bound.
+struct CapReach {
+    double drop = std::numeric_limits<double>::quiet_NaN();
+    double extent = std::numeric_limits<double>::quiet_NaN();
+};
+
+// Relative width, along t, of the interval known to hold the cap's extreme
+// point at which capExtreme stops and interpolates (see below): the same
+// lateral accuracy as the drop tolerance gives on an eps = 0.2 face.
+constexpr double kLateralTolerance = 2e-3;
+
 // Extreme point in the tangent direction t of the cap {x in body : up.x >= level}
 // (up unit, t unit and perpendicular to up; topHeight = h(up) - level > 0):
 // the support point of m(theta) = cos(theta) up + sin(theta) t whose drop
@@ -60,6 +73,19 @@ void alignedTangents(const PosedBody& body, const Vec3& n, Vec3& t1, Vec3& t2) {
 // calls. Tolerance: D within 1e-3 of topHeight (lateral error <= 1e-3 of
 // the cap width, since the width grows like D^(1/e)).
 //
+// Where the level crosses a rounded edge or an inclined flat face, D jumps
+// by a factor of several within a tiny theta range and the root search in
+// theta crawls (a quarter of the support calls of a random blocky pair
+// query went to searches of 8-40 calls). The answer is bracketed laterally
+// instead (issue 21): every evaluated direction m = up + tau t proves
+// t.x <= t.p_m + (topHeight - D_m) / tau for every cap point x (Lagrange
+// duality: m.x <= m.p_m and up.x >= level), and the point interpolated
+// between the bracket ends at the cap level is a body point (convexity)
+// on the cap boundary. Once that interval is narrower than
+// kLateralTolerance of the cap's reach the interpolated point is returned.
+// On an inclined flat face both bracket ends lie on the face, the two
+// bounds meet, and the search stops at once.
+//
 // Warm start (issue 21): `x` (log tan(theta)) comes in as a first guess if
 // finite, and goes out as where the answer was found (NaN if at the
 // silhouette). The deeper zone cap of the same body along the same
@@ -67,13 +93,21 @@ void alignedTangents(const PosedBody& body, const Vec3& n, Vec3& t1, Vec3& t2) {
 // its first call then usually lands within the tolerance (a warm blocky pair query made ~150 support calls for its
 // four outlines, half of its time).
 Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double level,
-                double topHeight, const Vec3& topPoint, double& xGuess, double& answerDrop) {
+                double topHeight, const Vec3& topPoint, double& xGuess, CapReach& reach) {
     const double top = level + topHeight;
+    const double topExtent = t.dot(topPoint);
     // Bracket in x = log(tan(theta)); the upper end (the body's silhouette
     // along t, theta = 90 deg) is evaluated only if the iteration gets there.
     double hi = std::numeric_limits<double>::infinity(), fHi = std::numeric_limits<double>::quiet_NaN();
     double lo = -std::numeric_limits<double>::infinity(), fLo = lo;
     Vec3 pHi = topPoint, pLo = topPoint; // support points at the bracket ends
+    double upper = std::numeric_limits<double>::infinity(); // bound on the cap's extent along t
+    // The point at the cap level between the bracket ends (a body point).
+    const auto interpolated = [&]() {
+        const double dLo = top - up.dot(pLo), dHi = top - up.dot(pHi);
+        const double w = dHi > dLo ? std::clamp((topHeight - dLo) / (dHi - dLo), 0.0, 1.0) : 0.5;
+        return Vec3(pLo + w * (pHi - pLo));
+    };
     // First guess: the caller's, else a face (e = 1) of the size of the
     // bounding radius.
     double x = std::isfinite(xGuess) ? std::min(xGuess, 30.0)
@@ -82,15 +116,18 @@ Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double lev
     int side = 0; // which end was kept last: Illinois halving of a stale end
     for (int k = 0; k < 40; ++k) {
         // direction up + tan(theta) t (the support map needs no unit vector)
-        const Vec3 p = body.support(up + std::exp(x) * t);
+        const double tau = std::exp(x);
+        const Vec3 p = body.support(up + tau * t);
         const double drop = top - up.dot(p);
         const double f = drop > 0.0 ? std::log(drop / topHeight)
                                     : -std::numeric_limits<double>::infinity();
         if (std::fabs(f) <= kDropTolerance) {
             xGuess = x;
-            answerDrop = drop;
+            reach.drop = drop;
+            reach.extent = t.dot(p);
             return p;
         }
+        if (x > -30.0) upper = std::min(upper, t.dot(p) + (topHeight - drop) / tau);
         if (f < 0.0) {
             lo = x, fLo = f, pLo = p;
             if (side == -1) fHi *= 0.5;
@@ -100,10 +137,17 @@ Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double lev
             if (side == 1) fLo *= 0.5;
             side = 1;
         }
-        // Where the level cuts a flat side face the drop jumps within a tiny
-        // theta range: the bracket ends are then on that face and the
-        // interpolation below is exact.
-        if (hi - lo <= 1e-7) break;
+        if (std::isfinite(lo) && std::isfinite(hi)) {
+            const Vec3 q = interpolated();
+            const double lower = t.dot(q);
+            if ((std::isfinite(upper) && upper - lower <= kLateralTolerance * (upper - topExtent)) ||
+                hi - lo <= 1e-7) {
+                xGuess = 0.5 * (lo + hi);
+                reach.drop = topHeight;
+                reach.extent = std::max(upper, lower);
+                return q;
+            }
+        }
         // First step: the face power law D ~ theta^e, e = 2 / (2 - eps);
         // then the secant through the last two points; Illinois regula
         // falsi (or bisection) when that leaves the bracket.
@@ -124,10 +168,12 @@ Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double lev
             const double dropHi = top - up.dot(pHi);
             if (!(dropHi > topHeight)) {
                 xGuess = std::numeric_limits<double>::quiet_NaN();
-                answerDrop = -1.0;
+                reach.drop = -1.0;
+                reach.extent = t.dot(pHi);
                 return pHi;
             }
             fHi = std::log(dropHi / topHeight);
+            upper = std::min(upper, t.dot(pHi)); // the whole body's extent
         }
         if (!(next > lo && next < hi))
             next = std::isfinite(fLo) && std::isfinite(hi) ? hi - fHi * (hi - lo) / (fHi - fLo)
@@ -145,20 +191,16 @@ Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double lev
     }
     // The cap boundary lies between the bracket ends: interpolate by drop.
     xGuess = std::isfinite(lo) && std::isfinite(hi) ? 0.5 * (lo + hi) : x;
-    answerDrop = std::numeric_limits<double>::quiet_NaN();
-    const double dLo = top - up.dot(pLo), dHi = top - up.dot(pHi);
-    const double w = dHi > dLo ? std::clamp((topHeight - dLo) / (dHi - dLo), 0.0, 1.0) : 0.5;
-    return pLo + w * (pHi - pLo);
+    reach = CapReach{};
+    return interpolated();
 }
 
 // log tan(theta) of each ring direction's answer (capExtreme's warm start).
 using RingGuesses = std::array<double, kPatchRing>;
 
-// How far each ring direction's answer may reach: the drop D of an exact
-// answer (the extreme point of the cap of that drop along the direction),
-// -1 at the silhouette (the extreme of the whole body), NaN for an answer
-// interpolated between bracket ends (no bound).
-using RingDrops = std::array<double, kPatchRing>;
+// How far each ring direction's cap may reach (CapReach; extent in frame
+// coordinates, ring_k . q).
+using RingDrops = std::array<CapReach, kPatchRing>;
 
 // The ring's directions in the (t1, t2) frame, counter-clockwise.
 const std::array<Vec2, kPatchRing>& ringDirections() {
@@ -170,13 +212,14 @@ const std::array<Vec2, kPatchRing>& ringDirections() {
 }
 
 // Ring of extreme points of a cap, counter-clockwise in the frame. With
-// `fromShallower` (the same body's cap along the same up, found for the
-// smaller drop `shallowerHeight`), each direction starts from its answer
-// there moved by the face power law D ~ theta^e (log tan(theta) grows by
+// `startFrom` (answers of a cap of the same body for the drop
+// `startHeight`: the overlap cap for the deeper zone cap, or the last
+// substep's cap of the pair), each direction starts from its answer there
+// moved by the face power law D ~ theta^e (log tan(theta) grows by
 // log(ratio) / e, e = 2 / (2 - eps)). `guesses` returns this ring's answers.
 Outline capOutline(const PosedBody& body, const Vec3& up, double level, double topHeight,
                    const Vec3& topPoint, const PatchFrame& frame, RingGuesses& guesses, RingDrops& drops,
-                   const RingGuesses* fromShallower = nullptr, double shallowerHeight = 0.0) {
+                   const RingGuesses* startFrom = nullptr, double startHeight = 0.0) {
     Outline out;
     out.reserve(kPatchRing);
     // Directions at 22.5 + k 45 deg from the face axes, never along them: a
@@ -188,9 +231,9 @@ Outline capOutline(const PosedBody& body, const Vec3& up, double level, double t
     // cos/sin rounding): mirror images and opposite directions stay exact.
     const std::array<Vec2, kPatchRing>& ring = ringDirections();
     double shift = 0.0;
-    if (fromShallower != nullptr) {
+    if (startFrom != nullptr) {
         const double eps = std::min({body.shape.eps1(), body.shape.eps2(), 1.0});
-        shift = std::log(topHeight / shallowerHeight) * (2.0 - eps) / 2.0;
+        shift = std::log(topHeight / startHeight) * (2.0 - eps) / 2.0;
     }
     for (int k = 0; k < kPatchRing; ++k) {
         const Vec2& dir = ring[static_cast<std::size_t>(k)];
@@ -198,10 +241,11 @@ Outline capOutline(const PosedBody& body, const Vec3& up, double level, double t
         // Every direction starts from its own guess (never a neighbour's
         // answer): mirror-image directions then take mirror-image steps, and
         // a symmetric contact keeps an exactly symmetric outline.
-        double x = fromShallower != nullptr ? (*fromShallower)[static_cast<std::size_t>(k)] + shift
+        double x = startFrom != nullptr ? (*startFrom)[static_cast<std::size_t>(k)] + shift
                                             : std::numeric_limits<double>::quiet_NaN();
-        out.push_back(frame.project(
-            capExtreme(body, up, t, level, topHeight, topPoint, x, drops[static_cast<std::size_t>(k)])));
+        CapReach& reach = drops[static_cast<std::size_t>(k)];
+        out.push_back(frame.project(capExtreme(body, up, t, level, topHeight, topPoint, x, reach)));
+        reach.extent -= t.dot(frame.origin); // to frame coordinates
         guesses[static_cast<std::size_t>(k)] = x;
     }
     return out;
@@ -288,22 +332,22 @@ void flatHalfWidths(const PatchFrame& frame, const PosedBody* flatA, const Posed
 
 // Half-planes {q : ring_k . q <= bound_k} (frame coordinates) that contain
 // the outline of the same body's cap of drop `deeper` (>= the cap's own),
-// from the cap's outline: each exact answer v_k is the extreme point along
-// ring_k of the cap of its own drop D_k (Lagrange duality, see capExtreme),
-// and by convexity a cap of drop Z lies in the image of the cap of drop
-// D <= Z scaled by Z / D about the top point (T + (D/Z)(x - T) is in the
-// body for x in it, at drop D/Z times that of x). False if an answer has
-// no bound (interpolated between bracket ends).
-bool deeperCapBounds(const Outline& cap, const RingDrops& drops, const Vec2& top, double deeper,
+// from the cap's reach bounds: along ring_k the cap of drop D_k reaches at
+// most extent_k (capExtreme), and by convexity a cap of drop Z lies in the
+// image of the cap of drop D <= Z scaled by Z / D about the top point
+// (T + (D/Z)(x - T) is in the body for x in it, at drop D/Z times that of
+// x). False if an answer has no bound (interpolated when its search ran
+// out of steps).
+bool deeperCapBounds(const RingDrops& drops, const Vec2& top, double deeper,
                      std::array<double, kPatchRing>& bound) {
     const auto& ring = ringDirections();
     for (std::size_t k = 0; k < kPatchRing; ++k) {
-        const double reach = std::max(ring[k].dot(cap[k] - top), 0.0);
-        if (std::isnan(drops[k])) return false; // (tested first: a NaN in > traps under OpenFOAM)
-        if (drops[k] == -1.0) {
+        if (std::isnan(drops[k].drop)) return false; // (tested first: a NaN in > traps under OpenFOAM)
+        const double reach = std::max(drops[k].extent - ring[k].dot(top), 0.0);
+        if (drops[k].drop == -1.0) {
             bound[k] = ring[k].dot(top) + reach; // at the silhouette
-        } else if (drops[k] > 1e-6 * deeper) {
-            bound[k] = ring[k].dot(top) + reach * std::max(1.0, deeper / drops[k]);
+        } else if (drops[k].drop > 1e-6 * deeper) {
+            bound[k] = ring[k].dot(top) + reach * std::max(1.0, deeper / drops[k].drop);
         } else {
             return false;
         }
@@ -383,7 +427,7 @@ bool flatSupportAt(const PosedBody& body, const Vec3& direction) {
 }
 
 PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3& n,
-                      const Vec3& p1, const Vec3& p2) {
+                      const Vec3& p1, const Vec3& p2, PatchGuess* guess) {
     const double d = n.dot(p1 - p2);
     const bool flat1 = flatSupportAt(body1, n), flat2 = flatSupportAt(body2, -n);
     if (!(flat1 || flat2) || !(d > 0.0)) return {};
@@ -393,8 +437,26 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     // cap1 above the support plane of body 2 and cap2 below that of body 1.
     RingGuesses guess1, guess2, unused;
     RingDrops drops1, drops2, unusedDrops;
-    const Outline cap1 = capOutline(body1, n, n.dot(p2), d, p1, frame, guess1, drops1);
-    const Outline cap2 = capOutline(body2, -n, -n.dot(p1), d, p2, frame, guess2, drops2);
+    // The last patch's answers, moved to this depth like the zone's (below).
+    RingGuesses last1, last2;
+    const bool carried = guess != nullptr && guess->depth > 0.0f;
+    if (carried)
+        for (std::size_t k = 0; k < kPatchRing; ++k) {
+            last1[k] = guess->x[k];
+            last2[k] = guess->x[k + kPatchRing];
+        }
+    const double lastDepth = carried ? double(guess->depth) : 0.0;
+    const Outline cap1 = capOutline(body1, n, n.dot(p2), d, p1, frame, guess1, drops1,
+                                    carried ? &last1 : nullptr, lastDepth);
+    const Outline cap2 = capOutline(body2, -n, -n.dot(p1), d, p2, frame, guess2, drops2,
+                                    carried ? &last2 : nullptr, lastDepth);
+    if (guess != nullptr) {
+        for (std::size_t k = 0; k < kPatchRing; ++k) {
+            guess->x[k] = static_cast<float>(guess1[k]);
+            guess->x[k + kPatchRing] = static_cast<float>(guess2[k]);
+        }
+        guess->depth = static_cast<float>(d);
+    }
     // Both rings use the same tangent directions: both outlines run
     // counter-clockwise in the (t1, t2) frame.
     const Outline patch = intersect(cap1, cap2);
@@ -409,8 +471,8 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     std::array<double, kPatchRing> bound1, bound2;
     Vec2 c;
     double widthAlong[2];
-    if (centroid(patch, c) && deeperCapBounds(cap1, drops1, frame.project(p1), zoneBound, bound1) &&
-        deeperCapBounds(cap2, drops2, frame.project(p2), zoneBound, bound2)) {
+    if (centroid(patch, c) && deeperCapBounds(drops1, frame.project(p1), zoneBound, bound1) &&
+        deeperCapBounds(drops2, frame.project(p2), zoneBound, bound2)) {
         flatHalfWidths(frame, flatA, flatB, widthAlong);
         if (noRimPossible(c, bound1, bound2, widthAlong)) return patchPoints(patch, Outline{}, frame, flatA, flatB);
     }

@@ -60,7 +60,6 @@ namespace sef {
 // support point to wander (at eps = 0.6 the lateral offset still grows like
 // angle^0.43; at eps = 1 it is linear and the midpoint is well defined).
 constexpr double kFlatFaceEps = 0.6;
-constexpr int kPatchRing = 8;
 constexpr double kRimFraction = 0.9;
 constexpr double kRimMinimum = 0.3;
 constexpr double kRimZoneDepth = 2e-4;
@@ -84,8 +83,10 @@ bool flatSupportAt(const PosedBody& body, const Vec3& direction);
 // Pair: the tangential offsets (world vectors perpendicular to n) from the
 // midpoint of p1, p2 to the patch centroid and the rim points; no patch if
 // neither body has flat faces, d <= 0 or the patch is degenerate.
+// guess (optional, in and out): where the cap searches of this pair's last
+// patch ended (PatchGuess); the searches start there and leave theirs.
 PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3& n,
-                      const Vec3& p1, const Vec3& p2);
+                      const Vec3& p1, const Vec3& p2, PatchGuess* guess = nullptr);
 
 // Wall (body 1 = the half-space below the plane with unit normal n through
 // the point on the wall): the offset from the midpoint of the particle's

@@ -41,6 +41,20 @@ enum class WallFeature { none, face, edge, vertex };
 
 // At most this many rim points per contact (ContactPatch.hpp).
 constexpr int kRimPoints = 4;
+// Directions of a flat patch's outline ring (ContactPatch.hpp).
+constexpr int kPatchRing = 8;
+
+// Where the cap searches of a pair's last flat patch ended (ContactPatch.cpp):
+// log tan(theta) of each ring direction of the two caps (NaN: none) and the
+// depth they were found at. Carried from one query of a pair to the next,
+// each search starts there: the patch of a resting or slowly turning pair
+// changes little between substeps, and a search that starts within the
+// tolerance costs one support call instead of 3-5 (issue 21). Floats: only
+// a starting guess, and it travels with every contact-memory entry.
+struct PatchGuess {
+    std::array<float, 2 * kPatchRing> x{};
+    float depth = 0.0f; // 0: no guess
+};
 
 struct ContactResult {
     bool contact = false;
@@ -64,8 +78,12 @@ struct ContactResult {
 // Warm start of a pair query: the common normal of the previous time step
 // (paper 000: "the solution from previous DEM time step can be used as a
 // starting point"). Store `ContactResult::normal` and pass it back.
+// A zero normal asks for a cold start.
+// patch (optional, in and out): the last flat patch's search guesses; the
+// query starts its patch outline there and leaves this one's.
 struct PairWarmStart {
     Vec3 normal = Vec3::UnitX();
+    PatchGuess* patch = nullptr;
 };
 
 } // namespace sef

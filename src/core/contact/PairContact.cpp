@@ -141,9 +141,10 @@ ContactResult fallback(const PosedBody& b1, const PosedBody& b2, double lengthSc
 // Flat faces: the support points are arbitrary on the face; move the
 // contact point (and both surface points, keeping depth and the midpoint
 // rule) to the centre of the overlap patch (ContactPatch.hpp).
-ContactResult centredOnPatch(ContactResult r, const PosedBody& b1, const PosedBody& b2) {
+ContactResult centredOnPatch(ContactResult r, const PosedBody& b1, const PosedBody& b2,
+                             PatchGuess* guess = nullptr) {
     if (!r.contact) return r;
-    const PatchPoints patch = pairPatch(b1, b2, r.normal, r.surfacePoint1, r.surfacePoint2);
+    const PatchPoints patch = pairPatch(b1, b2, r.normal, r.surfacePoint1, r.surfacePoint2, guess);
     if (!patch.found) return r;
     const Vec3 midpoint = r.point;
     for (int k = 0; k < patch.rimCount; ++k) r.rim[k] = midpoint + patch.rim[k];
@@ -253,6 +254,7 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
 
     const bool warm = warmStart != nullptr && isFinite(warmStart->normal) &&
                       warmStart->normal.squaredNorm() > 0.0;
+    PatchGuess* guess = warmStart != nullptr ? warmStart->patch : nullptr;
     if (options.boundingVolumeRejection) {
         ContactResult rejected;
         rejected.normal = centreLine(b1, b2);
@@ -322,11 +324,11 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
         const bool deepCold = !warm && s.overlap > options.deepOverlapFraction * lengthScale;
         if (s.overlap <= 0.0 ||
             (!deepCold && overlapCertified(b1, b2, s, options.insideTolerance)))
-            return centredOnPatch(mirrorSymmetric(r, b1, b2, settings.gradientTolerance), b1, b2);
+            return centredOnPatch(mirrorSymmetric(r, b1, b2, settings.gradientTolerance), b1, b2, guess);
     }
     ContactResult r = fallback(b1, b2, lengthScale, settings, options, s.iterations);
     r.warmStarted = warm;
-    r = centredOnPatch(mirrorSymmetric(r, b1, b2, settings.gradientTolerance), b1, b2);
+    r = mirrorSymmetric(r, b1, b2, settings.gradientTolerance);
     if (warm) {
         // A warm start that failed can leave the fallback at a poor answer
         // between flat faces (seen in a cube bed: 5.3e-2 d_eq reported for
@@ -340,7 +342,8 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
             return better;
         }
     }
-    return r;
+    // (the patch last: it leaves depth and normal as they are)
+    return centredOnPatch(r, b1, b2, guess);
 }
 
 } // namespace sef

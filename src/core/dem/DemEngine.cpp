@@ -195,7 +195,7 @@ namespace {
 // The version digit changes with the layout of the state: magic, entry
 // count, sizeof(WarmStartEntry), the entries, sizeof(KeptCompliance), one
 // kept compliance per entry.
-constexpr char stateMagic[8] = {'s', 'e', 'f', 'D', 'E', 'M', '2', '\0'};
+constexpr char stateMagic[8] = {'s', 'e', 'f', 'D', 'E', 'M', '3', '\0'};
 
 // Trivially copyable PODs of Eigen fixed-size types, written as bytes.
 template <class T>
@@ -705,11 +705,12 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
             warm.recordCarried(*previous, previous->normal); // keeps the reference
             return;
         } else {
-            PairWarmStart warmNormal;
-            if (previous) warmNormal.normal = previous->normal;
+            // (a zero normal: cold, but the patch guesses still come out)
+            PatchGuess patchGuess = previous ? previous->patchGuess : PatchGuess{};
+            PairWarmStart warmStart{previous ? previous->normal : Vec3::Zero(), &patchGuess};
             r = detectPairContact(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation},
                                   ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation},
-                                  previous ? &warmNormal : nullptr);
+                                  &warmStart);
             stats.newtonIterations += r.iterations;
             if (r.status == ContactStatus::fallback) ++stats.fallbacks;
             if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox) {
@@ -726,6 +727,7 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
             entry.key = key;
             storePairReference(entry, poseA, poseB, r);
             entry.normal = r.normal;
+            entry.patchGuess = patchGuess;
             slot = warm.record(entry);
         }
         if (!ordered) r.normal = -r.normal;

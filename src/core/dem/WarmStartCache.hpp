@@ -72,6 +72,8 @@ struct WarmStartEntry {
     double separation = 0.0;
     // Pairs: the depth of the exact answer at the reference (< 0: apart).
     double referenceDepth = 0.0;
+    // Pairs with a flat patch: where its outline's searches ended.
+    PatchGuess patchGuess;
 };
 
 // A contact's compliance K and K^-1 (solver set-up), kept beside its entry

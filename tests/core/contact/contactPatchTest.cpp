@@ -58,6 +58,29 @@ TEST(ContactPatch, CentricFaceFacePairHasThePointOnTheAxis) {
     }
 }
 
+// A pair closing and opening along its axis, each query starting its patch
+// outline where the last one's searches ended (PatchGuess, as the DEM
+// engine carries it): mirror-image directions keep mirror-image guesses, so
+// the point stays on the axis as exactly as for cold queries, and the
+// guesses follow the depth.
+TEST(ContactPatch, CarriedGuessesKeepCentricPairsOnTheAxis) {
+    const double a = 0.005, b = 0.004;
+    const Superellipsoid cube(a, b, b, 0.2, 0.25);
+    const Pose pB = test::makePose(Vec3(a + a, 0, 0), Quat(Eigen::AngleAxisd(0.3, Vec3::UnitX())));
+    PatchGuess guess;
+    PairWarmStart warm{Vec3::Zero(), &guess}; // the first query cold
+    for (double overlap : {1e-9, 1e-8, 1e-6, 3e-6, 1e-5, 2e-5, 1e-6, 1e-8}) {
+        const Pose pA = test::makePose(Vec3(overlap, 0, 0), Quat::Identity());
+        const ContactResult r = detectPairContact(cube, pA, cube, pB, &warm);
+        ASSERT_TRUE(r.contact);
+        EXPECT_NEAR(guess.depth, overlap, 1e-6 * overlap);
+        EXPECT_LE(std::fabs(r.point.y()), 1e-12 * b) << overlap;
+        EXPECT_LE(std::fabs(r.point.z()), 1e-12 * b) << overlap;
+        EXPECT_EQ(r.rimCount, 4) << overlap; // a face on a face
+        warm.normal = r.normal;
+    }
+}
+
 // The same pair turned as a whole by an arbitrary rotation: the point stays
 // on the (rotated) axis up to rounding of the rotated frames.
 TEST(ContactPatch, RotatedCentricPairStaysOnTheAxis) {
