@@ -121,6 +121,10 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
     CommonNormalSolution s;
     s.normal = initialNormal.normalized();
     s.overlap = overlapAlongSides(body1, body2, s.normal, s.point1, s.point2);
+    if (settings.stopWhenSeparated && s.overlap < 0.0) {
+        s.converged = true;
+        return s;
+    }
     double previousDecrement = std::numeric_limits<double>::infinity();
 
     for (;;) {

@@ -50,6 +50,9 @@ struct CommonNormalSettings {
     double postStepTolerance = 0.0;
     int maxIterations = 40;
     double maxStepAngle = 0.5;        // trust radius [rad]
+    // Stop at the initial normal if it already separates the bodies
+    // (f < 0: a separating axis proves them apart), reported as converged.
+    bool stopWhenSeparated = false;
 };
 
 struct CommonNormalSolution {

@@ -435,15 +435,18 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     frame.origin = 0.5 * (p1 + p2);
     alignedTangents(flat1 ? body1 : body2, n, frame.t1, frame.t2);
     // cap1 above the support plane of body 2 and cap2 below that of body 1.
-    RingGuesses guess1, guess2, unused;
+    RingGuesses guess1, guess2;
     RingDrops drops1, drops2, unusedDrops;
     // The last patch's answers, moved to this depth like the zone's (below).
-    RingGuesses last1, last2;
+    RingGuesses last1, last2, lastZone1, lastZone2;
     const bool carried = guess != nullptr && guess->depth > 0.0f;
-    if (carried)
+    const bool carriedZone = guess != nullptr && guess->zoneDepth > 0.0f;
+    if (guess != nullptr)
         for (std::size_t k = 0; k < kPatchRing; ++k) {
-            last1[k] = guess->x[k];
-            last2[k] = guess->x[k + kPatchRing];
+            last1[k] = PatchGuess::decode(guess->x[PatchGuess::kOverlap + k]);
+            last2[k] = PatchGuess::decode(guess->x[PatchGuess::kOverlap + kPatchRing + k]);
+            lastZone1[k] = PatchGuess::decode(guess->x[PatchGuess::kZone + k]);
+            lastZone2[k] = PatchGuess::decode(guess->x[PatchGuess::kZone + kPatchRing + k]);
         }
     const double lastDepth = carried ? double(guess->depth) : 0.0;
     const Outline cap1 = capOutline(body1, n, n.dot(p2), d, p1, frame, guess1, drops1,
@@ -452,8 +455,8 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
                                     carried ? &last2 : nullptr, lastDepth);
     if (guess != nullptr) {
         for (std::size_t k = 0; k < kPatchRing; ++k) {
-            guess->x[k] = static_cast<float>(guess1[k]);
-            guess->x[k + kPatchRing] = static_cast<float>(guess2[k]);
+            guess->x[PatchGuess::kOverlap + k] = PatchGuess::encode(guess1[k]);
+            guess->x[PatchGuess::kOverlap + kPatchRing + k] = PatchGuess::encode(guess2[k]);
         }
         guess->depth = static_cast<float>(d);
     }
@@ -476,10 +479,25 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
         flatHalfWidths(frame, flatA, flatB, widthAlong);
         if (noRimPossible(c, bound1, bound2, widthAlong)) return patchPoints(patch, Outline{}, frame, flatA, flatB);
     }
-    const Outline zone1 =
-        capOutline(body1, n, n.dot(p1) - zoneDepth, zoneDepth, p1, frame, unused, unusedDrops, &guess1, d);
-    const Outline zone2 =
-        capOutline(body2, -n, -n.dot(p2) - zoneDepth, zoneDepth, p2, frame, unused, unusedDrops, &guess2, d);
+    // The zone's searches start from the last zone's answers if there are
+    // any (the zone is several times deeper than a light overlap, which the
+    // power-law move from this overlap's answers bridges poorly), else from
+    // this overlap's.
+    RingGuesses zoneGuess1, zoneGuess2;
+    const double lastZoneDepth = carriedZone ? double(guess->zoneDepth) : 0.0;
+    const Outline zone1 = capOutline(body1, n, n.dot(p1) - zoneDepth, zoneDepth, p1, frame, zoneGuess1,
+                                     unusedDrops, carriedZone ? &lastZone1 : &guess1,
+                                     carriedZone ? lastZoneDepth : d);
+    const Outline zone2 = capOutline(body2, -n, -n.dot(p2) - zoneDepth, zoneDepth, p2, frame, zoneGuess2,
+                                     unusedDrops, carriedZone ? &lastZone2 : &guess2,
+                                     carriedZone ? lastZoneDepth : d);
+    if (guess != nullptr) {
+        for (std::size_t k = 0; k < kPatchRing; ++k) {
+            guess->x[PatchGuess::kZone + k] = PatchGuess::encode(zoneGuess1[k]);
+            guess->x[PatchGuess::kZone + kPatchRing + k] = PatchGuess::encode(zoneGuess2[k]);
+        }
+        guess->zoneDepth = static_cast<float>(zoneDepth);
+    }
     return patchPoints(patch, intersect(zone1, zone2), frame, flatA, flatB);
 }
 

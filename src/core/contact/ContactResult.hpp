@@ -11,7 +11,8 @@
 //     pair); when negative (pairs), the overlap along a separating axis,
 //     i.e. minus a LOWER bound of the gap (exact where Newton converged at a
 //     smooth point; near the flat face centres of blocky shapes it can
-//     underestimate the gap, never overestimate it);
+//     underestimate the gap, never overestimate it; a warm-started pair
+//     query whose warm normal still separates the bodies stops there);
 //   - point = midpoint of the two surface points (the contact point).
 //   - flat faces (a body with min(eps1, eps2) < 0.6, ContactPatch.hpp): the
 //     support points are arbitrary on a face, so for a contact the point is
@@ -20,7 +21,11 @@
 //     necessarily exactly on the surfaces); depth and normal are unchanged.
 #include "geometry/Types.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 
 namespace sef {
@@ -45,15 +50,26 @@ constexpr int kRimPoints = 4;
 constexpr int kPatchRing = 8;
 
 // Where the cap searches of a pair's last flat patch ended (ContactPatch.cpp):
-// log tan(theta) of each ring direction of the two caps (NaN: none) and the
-// depth they were found at. Carried from one query of a pair to the next,
-// each search starts there: the patch of a resting or slowly turning pair
-// changes little between substeps, and a search that starts within the
-// tolerance costs one support call instead of 3-5 (issue 21). Floats: only
-// a starting guess, and it travels with every contact-memory entry.
+// log tan(theta) of each ring direction of the two overlap caps and of the
+// two contact-zone caps, and the depths they were found at. Carried from
+// one query of a pair to the next, each search starts there: the patch of a
+// resting or slowly turning pair changes little between substeps, and a
+// search that starts within the tolerance costs one support call instead of
+// 3-5 (issue 21). Stored in thousandths (the searches' tolerance is 5e-2 in
+// log D, ~4e-2 in x): it travels with every contact-memory entry, so it is
+// kept small.
 struct PatchGuess {
-    std::array<float, 2 * kPatchRing> x{};
-    float depth = 0.0f; // 0: no guess
+    static constexpr int kOverlap = 0, kZone = 2 * kPatchRing; // offsets in x
+    std::array<std::int16_t, 4 * kPatchRing> x{};
+    float depth = 0.0f, zoneDepth = 0.0f; // 0: no guess
+    static std::int16_t encode(double v) {
+        if (std::isnan(v)) return kNone; // (first: an ordered comparison with NaN traps under OpenFOAM)
+        return static_cast<std::int16_t>(std::lround(std::clamp(v, -32.0, 32.0) * 1000.0));
+    }
+    static double decode(std::int16_t v) {
+        return v == kNone ? std::numeric_limits<double>::quiet_NaN() : v * 1e-3;
+    }
+    static constexpr std::int16_t kNone = std::numeric_limits<std::int16_t>::min();
 };
 
 struct ContactResult {
