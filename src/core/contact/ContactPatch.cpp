@@ -503,20 +503,38 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
 
 PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest, double depth,
                       const std::vector<Vec3>* clipPoints,
-                      const std::vector<Vec3>* clipOutwardNormals) {
+                      const std::vector<Vec3>* clipOutwardNormals, PatchGuess* guess) {
     if (!(depth > 0.0) || !flatSupportAt(body, -n)) return {};
     PatchFrame frame;
     frame.origin = deepest + 0.5 * depth * n;
     alignedTangents(body, n, frame.t1, frame.t2);
     // The part of the particle below the plane: up = -n, level = -n.(wall point).
     const double level = -n.dot(deepest + depth * n);
-    RingGuesses guesses, unused;
+    // (the wall's caps use the overlap and zone slots of the pair's body 1)
+    RingGuesses guesses, zoneGuesses, last, lastZone;
     RingDrops drops, unusedDrops;
-    Outline patch = capOutline(body, -n, level, depth, deepest, frame, guesses, drops);
+    const bool carried = guess != nullptr && guess->depth > 0.0f;
+    const bool carriedZone = guess != nullptr && guess->zoneDepth > 0.0f;
+    if (guess != nullptr)
+        for (std::size_t k = 0; k < kPatchRing; ++k) {
+            last[k] = PatchGuess::decode(guess->x[PatchGuess::kOverlap + k]);
+            lastZone[k] = PatchGuess::decode(guess->x[PatchGuess::kZone + k]);
+        }
+    Outline patch = capOutline(body, -n, level, depth, deepest, frame, guesses, drops, carried ? &last : nullptr,
+                               carried ? double(guess->depth) : 0.0);
     // The contact zone: the part within the zone depth above the plane too.
     const double zoneDepth = depth + kRimZoneDepth * body.smallestHalfAxis();
-    Outline zone = capOutline(body, -n, level - (zoneDepth - depth), zoneDepth, deepest, frame, unused,
-                              unusedDrops, &guesses, depth);
+    Outline zone = capOutline(body, -n, level - (zoneDepth - depth), zoneDepth, deepest, frame, zoneGuesses,
+                              unusedDrops, carriedZone ? &lastZone : &guesses,
+                              carriedZone ? double(guess->zoneDepth) : depth);
+    if (guess != nullptr) {
+        for (std::size_t k = 0; k < kPatchRing; ++k) {
+            guess->x[PatchGuess::kOverlap + k] = PatchGuess::encode(guesses[k]);
+            guess->x[PatchGuess::kZone + k] = PatchGuess::encode(zoneGuesses[k]);
+        }
+        guess->depth = static_cast<float>(depth);
+        guess->zoneDepth = static_cast<float>(zoneDepth);
+    }
     if (clipPoints != nullptr && clipOutwardNormals != nullptr) {
         for (std::size_t k = 0; k < clipPoints->size(); ++k) {
             const Vec3& b = (*clipOutwardNormals)[k];

@@ -98,7 +98,7 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
 // degenerate.
 PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest, double depth,
                      const std::vector<Vec3>* clipPoints = nullptr,
-                     const std::vector<Vec3>* clipOutwardNormals = nullptr);
+                     const std::vector<Vec3>* clipOutwardNormals = nullptr, PatchGuess* guess = nullptr);
 
 // Wall answers: moves the point and both surface points of r (the point is
 // their midpoint) by the patch centroid, sets onFlatPatch for a non-zero

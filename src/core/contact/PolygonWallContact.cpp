@@ -248,13 +248,15 @@ bool vertexContact(const PosedBody& body, const WallPolygon& poly, const Vec3& n
 } // namespace
 
 ContactResult detectPolygonWallContact(const Superellipsoid& shape, const Pose& pose,
-                                       const WallPolygon& polygon, const Vec3* warmNormal) {
+                                       const WallPolygon& polygon, const Vec3* warmNormal,
+                                       PatchGuess* patchGuess) {
     validate(polygon);
-    return detectValidatedPolygonWallContact(shape, pose, polygon, warmNormal);
+    return detectValidatedPolygonWallContact(shape, pose, polygon, warmNormal, patchGuess);
 }
 
 ContactResult detectValidatedPolygonWallContact(const Superellipsoid& shape, const Pose& pose,
-                                                const WallPolygon& polygon, const Vec3* warmNormal) {
+                                                const WallPolygon& polygon, const Vec3* warmNormal,
+                                                PatchGuess* patchGuess) {
     const PosedBody body(shape, pose);
     const Vec3 n = polygon.normal.normalized();
     const double radius = shape.boundingRadius();
@@ -293,7 +295,7 @@ ContactResult detectValidatedPolygonWallContact(const Superellipsoid& shape, con
             cutPoints.push_back(polygon.vertices[k]);
             cutNormals.push_back(frame.outward[k]);
         }
-        placeOnWallPatch(face, wallPatch(body, n, deepest, faceDepth, &cutPoints, &cutNormals));
+        placeOnWallPatch(face, wallPatch(body, n, deepest, faceDepth, &cutPoints, &cutNormals, patchGuess));
         return face;
     }
 

@@ -56,15 +56,19 @@ struct WallPolygon {
 
 // Throws std::invalid_argument for fewer than 3 vertices, a zero or
 // non-finite normal or flag vectors of the wrong size.
+// patchGuess (optional, in and out): the searches of the face contact's
+// flat patch start there and leave theirs (PatchGuess, ContactResult.hpp).
 ContactResult detectPolygonWallContact(const Superellipsoid& shape, const Pose& pose,
                                        const WallPolygon& polygon,
-                                       const Vec3* warmNormal = nullptr);
+                                       const Vec3* warmNormal = nullptr,
+                                       PatchGuess* patchGuess = nullptr);
 
 // The same for a polygon already checked (by markActiveFeatures, as a wall
 // set does once when it is built): no per-query validation.
 ContactResult detectValidatedPolygonWallContact(const Superellipsoid& shape, const Pose& pose,
                                                 const WallPolygon& polygon,
-                                                const Vec3* warmNormal = nullptr);
+                                                const Vec3* warmNormal = nullptr,
+                                                PatchGuess* patchGuess = nullptr);
 
 // Sets activeEdges, activeVertices, ownedEdges, ownedVertices and
 // edgeNeighbourNormals of every face. Vertices closer than `tolerance` [m]

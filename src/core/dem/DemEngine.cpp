@@ -789,7 +789,9 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
                 ++stats.reusedWalls;
                 slot = warm.recordCarried(*e, r.normal); // keeps the reference
             } else {
-                r = detectFaceContact(ps.types[typeOf[i]].shape, pose, walls, f, e ? &e->normal : nullptr);
+                PatchGuess patchGuess = e ? e->patchGuess : PatchGuess{};
+                r = detectFaceContact(ps.types[typeOf[i]].shape, pose, walls, f, e ? &e->normal : nullptr,
+                                      &patchGuess);
                 stats.newtonIterations += r.iterations;
                 if (r.status == ContactStatus::fallback) ++stats.fallbacks;
                 if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox)
@@ -798,6 +800,7 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
                 entry.key = key;
                 storeWallReference(entry, particlePose, r);
                 entry.normal = r.normal;
+                entry.patchGuess = patchGuess;
                 slot = warm.record(entry, e);
             }
             if (!r.contact || !(r.depth > 0.0)) continue;

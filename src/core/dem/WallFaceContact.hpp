@@ -13,6 +13,6 @@
 namespace sef::dem {
 
 ContactResult detectFaceContact(const Superellipsoid& shape, const Pose& pose, const WallSet& walls,
-                                int face, const Vec3* warmNormal);
+                                int face, const Vec3* warmNormal, PatchGuess* patchGuess = nullptr);
 
 } // namespace sef::dem

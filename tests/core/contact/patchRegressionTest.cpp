@@ -62,10 +62,10 @@ struct Comparison {
     double median() const { return centroidErrors[centroidErrors.size() / 2]; }
 };
 
-// Every row's patch against the converged one. carriedGuess: pair rows
-// start their cap searches where the searches of a shallower patch of the
-// same pair ended (2/3 of the depth, the normal tilted by 1e-3 rad), as a
-// DEM engine's next substep does (PatchGuess).
+// Every row's patch against the converged one. carriedGuess: the cap
+// searches start where those of a shallower patch of the same pair ended
+// (2/3 of the depth, the normal tilted by 1e-3 rad; walls: 2/3 of the
+// depth), as a DEM engine's next substep does (PatchGuess).
 Comparison compareWithConverged(bool carriedGuess) {
     static_assert(sizeof(kRows) / sizeof(kRows[0]) == sizeof(kConverged) / sizeof(kConverged[0]));
     Comparison c;
@@ -86,8 +86,12 @@ Comparison compareWithConverged(bool carriedGuess) {
             const Vec3 q1 = b1.support(tilted), q2 = b2.support(-tilted);
             pairPatch(b1, b2, tilted, q1, q2 + (depth / 3.0) * tilted, &guess);
             EXPECT_GT(guess.depth, 0.0f) << "row " << i;
+        } else if (carriedGuess) { // the wall 1/3 of the depth lower
+            wallPatch(b1, n, p1, 2.0 * depth / 3.0, nullptr, nullptr, &guess);
+            EXPECT_GT(guess.depth, 0.0f) << "row " << i;
         }
-        const PatchPoints P = kind == 2 ? wallPatch(b1, n, p1, depth) : pairPatch(b1, b2, n, p1, p2, &guess);
+        const PatchPoints P = kind == 2 ? wallPatch(b1, n, p1, depth, nullptr, nullptr, &guess)
+                                        : pairPatch(b1, b2, n, p1, p2, &guess);
         EXPECT_TRUE(P.found) << "row " << i;
         double scale = HUGE_VAL; // the flat bodies' smallest half-axis
         if (hasFlatFaces(s1)) scale = std::min(scale, s1.halfAxes().minCoeff());
