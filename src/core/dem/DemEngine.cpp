@@ -708,6 +708,11 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
             // (a zero normal: cold, but the patch guesses still come out)
             PatchGuess patchGuess = previous ? previous->patchGuess : PatchGuess{};
             PairWarmStart warmStart{previous ? previous->normal : Vec3::Zero(), &patchGuess};
+            if (previous && previous->hasReference && previous->flatReference)
+                warmStart.normal = flatPatchWarmNormal(
+                    *previous,
+                    PosedBody(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation}),
+                    PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}));
             r = detectPairContact(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation},
                                   ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation},
                                   &warmStart);

@@ -117,6 +117,16 @@ bool separatedAlongReference(const WarmStartEntry& e, const PosedBody& A, const 
     return true;
 }
 
+Vec3 flatPatchWarmNormal(const WarmStartEntry& e, const PosedBody& A, const PosedBody& B) {
+    const Vec3 withA = A.rotation * e.normalInA;
+    const Vec3 withB = B.rotation * (e.relativeOrientation.conjugate() * e.normalInA);
+    const auto overlap = [&](const Vec3& n) {
+        const Vec3 minusN = -n;
+        return n.dot(A.support(n) - B.support(minusN));
+    };
+    return overlap(withB) < overlap(withA) ? withB : withA;
+}
+
 void storeSeparatedPair(WarmStartEntry& e, const PairPose& A, const PairPose& B, double gap) {
     e.hasReference = false;
     e.flatReference = false;
