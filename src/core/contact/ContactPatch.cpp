@@ -198,9 +198,20 @@ Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double lev
 // log tan(theta) of each ring direction's answer (capExtreme's warm start).
 using RingGuesses = std::array<double, kPatchRing>;
 
+// A cap's ring of guesses kept at `offset` in a PatchGuess (NaN: none).
+RingGuesses loadRing(const PatchGuess& g, int offset) {
+    RingGuesses ring;
+    for (std::size_t k = 0; k < kPatchRing; ++k) ring[k] = PatchGuess::decode(g.x[offset + k]);
+    return ring;
+}
+
+void storeRing(PatchGuess& g, int offset, const RingGuesses& ring) {
+    for (std::size_t k = 0; k < kPatchRing; ++k) g.x[offset + k] = PatchGuess::encode(ring[k]);
+}
+
 // How far each ring direction's cap may reach (CapReach; extent in frame
 // coordinates, ring_k . q).
-using RingDrops = std::array<CapReach, kPatchRing>;
+using RingReach = std::array<CapReach, kPatchRing>;
 
 // The ring's directions in the (t1, t2) frame, counter-clockwise.
 const std::array<Vec2, kPatchRing>& ringDirections() {
@@ -218,7 +229,7 @@ const std::array<Vec2, kPatchRing>& ringDirections() {
 // moved by the face power law D ~ theta^e (log tan(theta) grows by
 // log(ratio) / e, e = 2 / (2 - eps)). `guesses` returns this ring's answers.
 Outline capOutline(const PosedBody& body, const Vec3& up, double level, double topHeight,
-                   const Vec3& topPoint, const PatchFrame& frame, RingGuesses& guesses, RingDrops& drops,
+                   const Vec3& topPoint, const PatchFrame& frame, RingGuesses& guesses, RingReach& drops,
                    const RingGuesses* startFrom = nullptr, double startHeight = 0.0) {
     Outline out;
     out.reserve(kPatchRing);
@@ -338,7 +349,7 @@ void flatHalfWidths(const PatchFrame& frame, const PosedBody* flatA, const Posed
 // (T + (D/Z)(x - T) is in the body for x in it, at drop D/Z times that of
 // x). False if an answer has no bound (interpolated when its search ran
 // out of steps).
-bool deeperCapBounds(const RingDrops& drops, const Vec2& top, double deeper,
+bool deeperCapBounds(const RingReach& drops, const Vec2& top, double deeper,
                      std::array<double, kPatchRing>& bound) {
     const auto& ring = ringDirections();
     for (std::size_t k = 0; k < kPatchRing; ++k) {
@@ -436,28 +447,23 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     alignedTangents(flat1 ? body1 : body2, n, frame.t1, frame.t2);
     // cap1 above the support plane of body 2 and cap2 below that of body 1.
     RingGuesses guess1, guess2;
-    RingDrops drops1, drops2, unusedDrops;
+    RingReach drops1, drops2, unusedDrops;
     // The last patch's answers, moved to this depth like the zone's (below).
-    RingGuesses last1, last2, lastZone1, lastZone2;
+    // (slots: overlap and zone caps of body 1, then of body 2)
     const bool carried = guess != nullptr && guess->depth > 0.0f;
     const bool carriedZone = guess != nullptr && guess->zoneDepth > 0.0f;
-    if (guess != nullptr)
-        for (std::size_t k = 0; k < kPatchRing; ++k) {
-            last1[k] = PatchGuess::decode(guess->x[PatchGuess::kOverlap + k]);
-            last2[k] = PatchGuess::decode(guess->x[PatchGuess::kOverlap + kPatchRing + k]);
-            lastZone1[k] = PatchGuess::decode(guess->x[PatchGuess::kZone + k]);
-            lastZone2[k] = PatchGuess::decode(guess->x[PatchGuess::kZone + kPatchRing + k]);
-        }
+    const RingGuesses last1 = carried ? loadRing(*guess, PatchGuess::kOverlap) : RingGuesses{};
+    const RingGuesses last2 = carried ? loadRing(*guess, PatchGuess::kOverlap + kPatchRing) : RingGuesses{};
+    const RingGuesses lastZone1 = carriedZone ? loadRing(*guess, PatchGuess::kZone) : RingGuesses{};
+    const RingGuesses lastZone2 = carriedZone ? loadRing(*guess, PatchGuess::kZone + kPatchRing) : RingGuesses{};
     const double lastDepth = carried ? double(guess->depth) : 0.0;
     const Outline cap1 = capOutline(body1, n, n.dot(p2), d, p1, frame, guess1, drops1,
                                     carried ? &last1 : nullptr, lastDepth);
     const Outline cap2 = capOutline(body2, -n, -n.dot(p1), d, p2, frame, guess2, drops2,
                                     carried ? &last2 : nullptr, lastDepth);
     if (guess != nullptr) {
-        for (std::size_t k = 0; k < kPatchRing; ++k) {
-            guess->x[PatchGuess::kOverlap + k] = PatchGuess::encode(guess1[k]);
-            guess->x[PatchGuess::kOverlap + kPatchRing + k] = PatchGuess::encode(guess2[k]);
-        }
+        storeRing(*guess, PatchGuess::kOverlap, guess1);
+        storeRing(*guess, PatchGuess::kOverlap + kPatchRing, guess2);
         guess->depth = static_cast<float>(d);
     }
     // Both rings use the same tangent directions: both outlines run
@@ -492,10 +498,8 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
                                      unusedDrops, carriedZone ? &lastZone2 : &guess2,
                                      carriedZone ? lastZoneDepth : d);
     if (guess != nullptr) {
-        for (std::size_t k = 0; k < kPatchRing; ++k) {
-            guess->x[PatchGuess::kZone + k] = PatchGuess::encode(zoneGuess1[k]);
-            guess->x[PatchGuess::kZone + kPatchRing + k] = PatchGuess::encode(zoneGuess2[k]);
-        }
+        storeRing(*guess, PatchGuess::kZone, zoneGuess1);
+        storeRing(*guess, PatchGuess::kZone + kPatchRing, zoneGuess2);
         guess->zoneDepth = static_cast<float>(zoneDepth);
     }
     return patchPoints(patch, intersect(zone1, zone2), frame, flatA, flatB);
@@ -511,15 +515,12 @@ PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest,
     // The part of the particle below the plane: up = -n, level = -n.(wall point).
     const double level = -n.dot(deepest + depth * n);
     // (the wall's caps use the overlap and zone slots of the pair's body 1)
-    RingGuesses guesses, zoneGuesses, last, lastZone;
-    RingDrops drops, unusedDrops;
+    RingGuesses guesses, zoneGuesses;
+    RingReach drops, unusedDrops;
     const bool carried = guess != nullptr && guess->depth > 0.0f;
     const bool carriedZone = guess != nullptr && guess->zoneDepth > 0.0f;
-    if (guess != nullptr)
-        for (std::size_t k = 0; k < kPatchRing; ++k) {
-            last[k] = PatchGuess::decode(guess->x[PatchGuess::kOverlap + k]);
-            lastZone[k] = PatchGuess::decode(guess->x[PatchGuess::kZone + k]);
-        }
+    const RingGuesses last = carried ? loadRing(*guess, PatchGuess::kOverlap) : RingGuesses{};
+    const RingGuesses lastZone = carriedZone ? loadRing(*guess, PatchGuess::kZone) : RingGuesses{};
     Outline patch = capOutline(body, -n, level, depth, deepest, frame, guesses, drops, carried ? &last : nullptr,
                                carried ? double(guess->depth) : 0.0);
     // The contact zone: the part within the zone depth above the plane too.
@@ -528,10 +529,8 @@ PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest,
                               unusedDrops, carriedZone ? &lastZone : &guesses,
                               carriedZone ? double(guess->zoneDepth) : depth);
     if (guess != nullptr) {
-        for (std::size_t k = 0; k < kPatchRing; ++k) {
-            guess->x[PatchGuess::kOverlap + k] = PatchGuess::encode(guesses[k]);
-            guess->x[PatchGuess::kZone + k] = PatchGuess::encode(zoneGuesses[k]);
-        }
+        storeRing(*guess, PatchGuess::kOverlap, guesses);
+        storeRing(*guess, PatchGuess::kZone, zoneGuesses);
         guess->depth = static_cast<float>(depth);
         guess->zoneDepth = static_cast<float>(zoneDepth);
     }

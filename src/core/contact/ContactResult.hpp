@@ -59,7 +59,8 @@ constexpr int kPatchRing = 8;
 // log D, ~4e-2 in x): it travels with every contact-memory entry, so it is
 // kept small.
 struct PatchGuess {
-    static constexpr int kOverlap = 0, kZone = 2 * kPatchRing; // offsets in x
+    // offsets in x: overlap caps of bodies 1 and 2, then the zone caps
+    static constexpr int kOverlap = 0, kZone = 2 * kPatchRing;
     std::array<std::int16_t, 4 * kPatchRing> x{};
     float depth = 0.0f, zoneDepth = 0.0f; // 0: no guess
     static std::int16_t encode(double v) {
