@@ -1,5 +1,7 @@
 #include "dem/PairGeometryReuse.hpp"
 
+#include "contact/CommonNormalNewton.hpp"
+
 #include <cmath>
 
 namespace sef::dem {
@@ -105,8 +107,8 @@ bool separatedAlongReference(const WarmStartEntry& e, const PosedBody& A, const 
                              double margin, ContactResult& r) {
     if (!e.hasReference || !(e.referenceDepth < 0.0)) return false;
     const Vec3 n = A.rotation * e.normalInA;
-    const Vec3 minusN = -n;
-    const double f = n.dot(A.support(n) - B.support(minusN)); // overlap along n
+    Vec3 pA, pB;
+    const double f = overlapAlong(A, B, n, pA, pB);
     if (!(f < -margin)) return false;
     r.contact = false;
     r.depth = f; // an upper bound of the (negative) exact depth
@@ -120,11 +122,8 @@ bool separatedAlongReference(const WarmStartEntry& e, const PosedBody& A, const 
 Vec3 flatPatchWarmNormal(const WarmStartEntry& e, const PosedBody& A, const PosedBody& B) {
     const Vec3 withA = A.rotation * e.normalInA;
     const Vec3 withB = B.rotation * (e.relativeOrientation.conjugate() * e.normalInA);
-    const auto overlap = [&](const Vec3& n) {
-        const Vec3 minusN = -n;
-        return n.dot(A.support(n) - B.support(minusN));
-    };
-    return overlap(withB) < overlap(withA) ? withB : withA;
+    Vec3 pA, pB;
+    return overlapAlong(A, B, withB, pA, pB) < overlapAlong(A, B, withA, pA, pB) ? withB : withA;
 }
 
 void storeSeparatedPair(WarmStartEntry& e, const PairPose& A, const PairPose& B, double gap) {
