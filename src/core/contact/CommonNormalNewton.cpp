@@ -87,8 +87,7 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
 
 double overlapAlong(const PosedBody& body1, const PosedBody& body2, const Vec3& n, Vec3& point1,
                     Vec3& point2) {
-    point1 = body1.support(n);
-    point2 = body2.support(-n);
+    supportPair(body1, n, body2, -n, point1, point2);
     return n.dot(point1 - point2);
 }
 
@@ -112,6 +111,12 @@ double overlapAlongSides(const Side1& body1, const PosedBody& body2, const Vec3&
     point1 = body1.support(n);
     point2 = body2.support(-n);
     return n.dot(point1 - point2);
+}
+
+// Two bodies: both support points together (supportPair).
+double overlapAlongSides(const ShapeSide& body1, const PosedBody& body2, const Vec3& n, Vec3& point1,
+                         Vec3& point2) {
+    return overlapAlong(body1.body, body2, n, point1, point2);
 }
 
 template <class Side1>

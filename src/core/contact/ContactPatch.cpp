@@ -1,5 +1,7 @@
 #include "contact/ContactPatch.hpp"
 
+#include "contact/CapSearch.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -11,12 +13,6 @@ namespace {
 
 using Vec2 = Eigen::Vector2d;
 using Outline = std::vector<Vec2>;
-
-// Relative tolerance on the cap-boundary drop D (log D within it). The cap
-// width grows like D^(1/p) on a flat face (p = 2/eps, 0.5 % width error
-// at eps = 0.2) and like D^(1/2) on a smooth cap (2.5 %, where the patch
-// centre is the support point anyway).
-constexpr double kDropTolerance = 0.05;
 
 struct PatchFrame {
     Vec3 origin, t1, t2;
@@ -50,152 +46,7 @@ void alignedTangents(const PosedBody& body, const Vec3& n, Vec3& t1, Vec3& t2) {
     t2 = n.cross(t1);
 }
 
-// What an answer of capExtreme proves about the cap's reach: the cap of
-// drop `drop` lies in {x : t.x <= extent} (world t.x). drop = -1: the
-// answer is at the silhouette (extent: the whole body's); NaN: no bound.
-struct CapReach {
-    double drop = std::numeric_limits<double>::quiet_NaN();
-    double extent = std::numeric_limits<double>::quiet_NaN();
-};
-
-// Relative width, along t, of the interval known to hold the cap's extreme
-// point at which capExtreme stops and interpolates (see below): the same
-// lateral accuracy as the drop tolerance gives on an eps = 0.2 face.
-constexpr double kLateralTolerance = 2e-3;
-
-// Extreme point in the tangent direction t of the cap {x in body : up.x >= level}
-// (up unit, t unit and perpendicular to up; topHeight = h(up) - level > 0):
-// the support point of m(theta) = cos(theta) up + sin(theta) t whose drop
-// below the top, D(theta) = h(up) - up.x(theta), equals topHeight (D grows
-// monotonically with theta). D ~ theta^e with e = 2 / (2 - eps) in [1, 2]
-// on a face, so log D is nearly linear in log theta: a secant in (log theta,
-// log D), safeguarded by bisection inside the bracket, takes 3-5 support
-// calls. Tolerance: D within 1e-3 of topHeight (lateral error <= 1e-3 of
-// the cap width, since the width grows like D^(1/e)).
-//
-// Where the level crosses a rounded edge or an inclined flat face, D jumps
-// by a factor of several within a tiny theta range and the root search in
-// theta crawls (a quarter of the support calls of a random blocky pair
-// query went to searches of 8-40 calls). The answer is bracketed laterally
-// instead (issue 21): every evaluated direction m = up + tau t proves
-// t.x <= t.p_m + (topHeight - D_m) / tau for every cap point x (Lagrange
-// duality: m.x <= m.p_m and up.x >= level), and the point interpolated
-// between the bracket ends at the cap level is a body point (convexity)
-// on the cap boundary. Once that interval is narrower than
-// kLateralTolerance of the cap's reach the interpolated point is returned.
-// On an inclined flat face both bracket ends lie on the face, the two
-// bounds meet, and the search stops at once.
-//
-// Warm start (issue 21): `x` (log tan(theta)) comes in as a first guess if
-// finite, and goes out as where the answer was found (NaN if at the
-// silhouette). The deeper zone cap of the same body along the same
-// direction (the same drop function D, a larger target) starts from it:
-// its first call then usually lands within the tolerance (a warm blocky pair query made ~150 support calls for its
-// four outlines, half of its time).
-Vec3 capExtreme(const PosedBody& body, const Vec3& up, const Vec3& t, double level,
-                double topHeight, const Vec3& topPoint, double& xGuess, CapReach& reach) {
-    const double top = level + topHeight;
-    const double topExtent = t.dot(topPoint);
-    // Bracket in x = log(tan(theta)); the upper end (the body's silhouette
-    // along t, theta = 90 deg) is evaluated only if the iteration gets there.
-    double hi = std::numeric_limits<double>::infinity(), fHi = std::numeric_limits<double>::quiet_NaN();
-    double lo = -std::numeric_limits<double>::infinity(), fLo = lo;
-    Vec3 pHi = topPoint, pLo = topPoint; // support points at the bracket ends
-    double upper = std::numeric_limits<double>::infinity(); // bound on the cap's extent along t
-    // The point at the cap level between the bracket ends (a body point).
-    const auto interpolated = [&]() {
-        const double dLo = top - up.dot(pLo), dHi = top - up.dot(pHi);
-        const double w = dHi > dLo ? std::clamp((topHeight - dLo) / (dHi - dLo), 0.0, 1.0) : 0.5;
-        return Vec3(pLo + w * (pHi - pLo));
-    };
-    // First guess: the caller's, else a face (e = 1) of the size of the
-    // bounding radius.
-    double x = std::isfinite(xGuess) ? std::min(xGuess, 30.0)
-                                     : std::log(std::min(0.5, topHeight / body.shape.boundingRadius()));
-    double xPrev = x, fPrev = std::numeric_limits<double>::quiet_NaN();
-    int side = 0; // which end was kept last: Illinois halving of a stale end
-    for (int k = 0; k < 40; ++k) {
-        // direction up + tan(theta) t (the support map needs no unit vector)
-        const double tau = std::exp(x);
-        const Vec3 p = body.support(up + tau * t);
-        const double drop = top - up.dot(p);
-        const double f = drop > 0.0 ? std::log(drop / topHeight)
-                                    : -std::numeric_limits<double>::infinity();
-        if (std::fabs(f) <= kDropTolerance) {
-            xGuess = x;
-            reach.drop = drop;
-            reach.extent = t.dot(p);
-            return p;
-        }
-        if (x > -30.0) upper = std::min(upper, t.dot(p) + (topHeight - drop) / tau);
-        if (f < 0.0) {
-            lo = x, fLo = f, pLo = p;
-            if (side == -1) fHi *= 0.5;
-            side = -1;
-        } else {
-            hi = x, fHi = f, pHi = p;
-            if (side == 1) fLo *= 0.5;
-            side = 1;
-        }
-        if (std::isfinite(lo) && std::isfinite(hi)) {
-            const Vec3 q = interpolated();
-            const double lower = t.dot(q);
-            if ((std::isfinite(upper) && upper - lower <= kLateralTolerance * (upper - topExtent)) ||
-                hi - lo <= 1e-7) {
-                xGuess = 0.5 * (lo + hi);
-                reach.drop = topHeight;
-                reach.extent = std::max(upper, lower);
-                return q;
-            }
-        }
-        // First step: the face power law D ~ theta^e, e = 2 / (2 - eps);
-        // then the secant through the last two points; Illinois regula
-        // falsi (or bisection) when that leaves the bracket.
-        double next;
-        if (k == 0 && std::isfinite(f)) {
-            const double eps = std::min(body.shape.eps1(), body.shape.eps2());
-            next = x - f * (2.0 - std::min(eps, 1.0)) / 2.0;
-        } else {
-            next = std::isfinite(f) && std::isfinite(fPrev) && f != fPrev
-                       ? x - f * (x - xPrev) / (f - fPrev)
-                       : lo;
-        }
-        if (!(next > lo && next < hi) && std::isnan(fHi)) {
-            pHi = body.support(t);
-            // the cap reaches the silhouette (drop <= topHeight, f <= 0);
-            // tested before the log: a zero drop would be log(0), which
-            // raises divide-by-zero (OpenFOAM traps it)
-            const double dropHi = top - up.dot(pHi);
-            if (!(dropHi > topHeight)) {
-                xGuess = std::numeric_limits<double>::quiet_NaN();
-                reach.drop = -1.0;
-                reach.extent = t.dot(pHi);
-                return pHi;
-            }
-            fHi = std::log(dropHi / topHeight);
-            upper = std::min(upper, t.dot(pHi)); // the whole body's extent
-        }
-        if (!(next > lo && next < hi))
-            next = std::isfinite(fLo) && std::isfinite(hi) ? hi - fHi * (hi - lo) / (fHi - fLo)
-                   : (std::isfinite(hi) ? hi - 2.0 : x + 2.0);
-        if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-        // Without an upper bracket a flat secant can jump arbitrarily far:
-        // at most a factor e^2 in tan(theta) per step (tan(theta) = e^30 is
-        // already the silhouette), so exp() never overflows (OpenFOAM traps
-        // floating-point overflow).
-        if (!std::isfinite(hi)) next = std::min({next, x + 2.0, 30.0});
-        if (!std::isfinite(next)) break;
-        xPrev = x;
-        fPrev = f;
-        x = next;
-    }
-    // The cap boundary lies between the bracket ends: interpolate by drop.
-    xGuess = std::isfinite(lo) && std::isfinite(hi) ? 0.5 * (lo + hi) : x;
-    reach = CapReach{};
-    return interpolated();
-}
-
-// log tan(theta) of each ring direction's answer (capExtreme's warm start).
+// log tan(theta) of each ring direction's answer (the CapSearch warm start).
 using RingGuesses = std::array<double, kPatchRing>;
 
 // A cap's ring of guesses kept at `offset` in a PatchGuess (NaN: none).
@@ -222,17 +73,35 @@ const std::array<Vec2, kPatchRing>& ringDirections() {
     return ring;
 }
 
-// Ring of extreme points of a cap, counter-clockwise in the frame. With
-// `startFrom` (answers of a cap of the same body for the drop
-// `startHeight`: the overlap cap for the deeper zone cap, or the last
-// substep's cap of the pair), each direction starts from its answer there
-// moved by the face power law D ~ theta^e (log tan(theta) grows by
-// log(ratio) / e, e = 2 / (2 - eps)). `guesses` returns this ring's answers.
-Outline capOutline(const PosedBody& body, const Vec3& up, double level, double topHeight,
-                   const Vec3& topPoint, const PatchFrame& frame, RingGuesses& guesses, RingReach& drops,
-                   const RingGuesses* startFrom = nullptr, double startHeight = 0.0) {
-    Outline out;
-    out.reserve(kPatchRing);
+// A cap {x in body : up.x >= level} to outline (topHeight: the drop from
+// the body's top point, at topPoint, to the level), with where its ring
+// searches start: `startFrom` (answers of a cap of the same body for the
+// drop `startHeight`: the overlap cap for the deeper zone cap, or the last
+// substep's cap of the pair) or nowhere (nullptr).
+struct CapSpec {
+    const PosedBody* body;
+    Vec3 up;
+    double level, topHeight;
+    Vec3 topPoint;
+    const RingGuesses* startFrom = nullptr;
+    double startHeight = 0.0;
+};
+
+// What capOutlines returns per cap: the ring of extreme points,
+// counter-clockwise in the frame, where each search ended (the next
+// search's start) and what each answer proves about the cap's reach.
+struct CapOutline {
+    Outline outline;
+    RingGuesses guesses;
+    RingReach reach;
+};
+
+// Outlines `count` (<= 2) caps at once: their 8 ring searches each run in
+// lockstep (CapSearch::runAll), so the support points of up to 16 searches
+// are evaluated together. Each direction starts from its answer in
+// `startFrom` moved by the face power law D ~ theta^e (log tan(theta)
+// grows by log(ratio) / e, e = 2 / (2 - eps)).
+void capOutlines(const CapSpec* caps, int count, const PatchFrame& frame, CapOutline* out) {
     // Directions at 22.5 + k 45 deg from the face axes, never along them: a
     // direction along a face axis has zero components that rounding noise
     // (1e-16, or a 1e-14 tilt of a fallback normal) makes tiny but non-zero,
@@ -241,25 +110,38 @@ Outline capOutline(const PosedBody& body, const Vec3& up, double level, double t
     // corners, where the support map is well conditioned. Exact table (no
     // cos/sin rounding): mirror images and opposite directions stay exact.
     const std::array<Vec2, kPatchRing>& ring = ringDirections();
-    double shift = 0.0;
-    if (startFrom != nullptr) {
-        const double eps = std::min({body.shape.eps1(), body.shape.eps2(), 1.0});
-        shift = std::log(topHeight / startHeight) * (2.0 - eps) / 2.0;
+    std::vector<CapSearch> searches;
+    searches.reserve(static_cast<std::size_t>(count) * kPatchRing);
+    for (int c = 0; c < count; ++c) {
+        const CapSpec& cap = caps[c];
+        double shift = 0.0;
+        if (cap.startFrom != nullptr) {
+            const double eps = std::min({cap.body->shape.eps1(), cap.body->shape.eps2(), 1.0});
+            shift = std::log(cap.topHeight / cap.startHeight) * (2.0 - eps) / 2.0;
+        }
+        for (std::size_t k = 0; k < kPatchRing; ++k) {
+            const Vec3 t = ring[k].x() * frame.t1 + ring[k].y() * frame.t2;
+            // Every direction starts from its own guess (never a neighbour's
+            // answer): mirror-image directions then take mirror-image steps,
+            // and a symmetric contact keeps an exactly symmetric outline.
+            const double x = cap.startFrom != nullptr ? (*cap.startFrom)[k] + shift
+                                                      : std::numeric_limits<double>::quiet_NaN();
+            searches.emplace_back(*cap.body, cap.up, t, cap.level, cap.topHeight, cap.topPoint, x);
+        }
     }
-    for (int k = 0; k < kPatchRing; ++k) {
-        const Vec2& dir = ring[static_cast<std::size_t>(k)];
-        const Vec3 t = dir.x() * frame.t1 + dir.y() * frame.t2;
-        // Every direction starts from its own guess (never a neighbour's
-        // answer): mirror-image directions then take mirror-image steps, and
-        // a symmetric contact keeps an exactly symmetric outline.
-        double x = startFrom != nullptr ? (*startFrom)[static_cast<std::size_t>(k)] + shift
-                                            : std::numeric_limits<double>::quiet_NaN();
-        CapReach& reach = drops[static_cast<std::size_t>(k)];
-        out.push_back(frame.project(capExtreme(body, up, t, level, topHeight, topPoint, x, reach)));
-        reach.extent -= t.dot(frame.origin); // to frame coordinates
-        guesses[static_cast<std::size_t>(k)] = x;
+    CapSearch::runAll(searches.data(), static_cast<int>(searches.size()));
+    for (int c = 0; c < count; ++c) {
+        CapOutline& o = out[c];
+        o.outline.clear();
+        o.outline.reserve(kPatchRing);
+        for (std::size_t k = 0; k < kPatchRing; ++k) {
+            const CapSearch& search = searches[static_cast<std::size_t>(c) * kPatchRing + k];
+            o.outline.push_back(frame.project(search.answer()));
+            o.reach[k] = search.reach();
+            o.reach[k].extent -= (ring[k].x() * frame.t1 + ring[k].y() * frame.t2).dot(frame.origin); // frame coordinates
+            o.guesses[k] = search.guess();
+        }
     }
-    return out;
 }
 
 // Keeps {q : normal . q <= offset} of a convex polygon (Sutherland-Hodgman).
@@ -324,21 +206,25 @@ double exitDistance(const Outline& poly, const Vec2& c, const Vec2& u) {
     return std::isfinite(exit) ? std::max(exit, 0.0) : 0.0;
 }
 
-// Half-width of a body along the unit world direction u (centre to its
-// support plane).
-double halfWidth(const PosedBody& body, const Vec3& u) { return u.dot(body.support(u) - body.position); }
-
-// The smaller half-widths of the flat bodies along t1 and t2. A
-// superellipsoid is centrally symmetric: its half-width along -u is that
-// along u, so two support calls per body serve all four directions.
+// The smaller half-widths (centre to support plane) of the flat bodies
+// along t1 and t2. A superellipsoid is centrally symmetric: its half-width
+// along -u is that along u, so two support calls per body serve all four
+// directions (evaluated together).
 void flatHalfWidths(const PatchFrame& frame, const PosedBody* flatA, const PosedBody* flatB,
                     double widthAlong[2]) {
     widthAlong[0] = widthAlong[1] = HUGE_VAL;
+    const PosedBody* bodies[4];
+    Vec3 directions[4], p[4];
+    int count = 0;
     for (const PosedBody* body : {flatA, flatB})
-        if (body != nullptr) {
-            widthAlong[0] = std::min(widthAlong[0], halfWidth(*body, frame.t1));
-            widthAlong[1] = std::min(widthAlong[1], halfWidth(*body, frame.t2));
-        }
+        if (body != nullptr)
+            for (const Vec3* t : {&frame.t1, &frame.t2}) bodies[count] = body, directions[count++] = *t;
+    if (count == 0) return;
+    PosedBody::supportLanes(bodies, directions, p, count);
+    for (int i = 0; i < count; ++i) {
+        double& width = widthAlong[i % 2];
+        width = std::min(width, directions[i].dot(p[i] - bodies[i]->position));
+    }
 }
 
 // Half-planes {q : ring_k . q <= bound_k} (frame coordinates) that contain
@@ -429,11 +315,13 @@ bool flatSupportAt(const PosedBody& body, const Vec3& direction) {
     constexpr double delta = 1e-6, factor = 10.0;
     const Vec3 n = direction.normalized();
     const Vec3 t1 = n.unitOrthogonal(), t2 = n.cross(t1);
-    const Vec3 p = body.support(n);
+    // the support point and its four probes, evaluated together
+    const Vec3 probes[5] = {n, n + delta * t1, n - delta * t1, n + delta * t2, n - delta * t2};
+    Vec3 p[5];
+    body.support(probes, p, 5);
     const double size = body.shape.halfAxes().maxCoeff();
-    for (const Vec3& t : {t1, Vec3(-t1), t2, Vec3(-t2)}) {
-        if ((body.support(n + delta * t) - p).norm() > factor * size * delta) return true;
-    }
+    for (int k = 1; k < 5; ++k)
+        if ((p[k] - p[0]).norm() > factor * size * delta) return true;
     return false;
 }
 
@@ -446,8 +334,6 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     frame.origin = 0.5 * (p1 + p2);
     alignedTangents(flat1 ? body1 : body2, n, frame.t1, frame.t2);
     // cap1 above the support plane of body 2 and cap2 below that of body 1.
-    RingGuesses guess1, guess2;
-    RingReach drops1, drops2, unusedDrops;
     // The last patch's answers, moved to this depth like the zone's (below).
     // (slots: overlap and zone caps of body 1, then of body 2)
     const bool carried = guess != nullptr && guess->depth > 0.0f;
@@ -457,10 +343,14 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     const RingGuesses lastZone1 = carriedZone ? loadRing(*guess, PatchGuess::kZone) : RingGuesses{};
     const RingGuesses lastZone2 = carriedZone ? loadRing(*guess, PatchGuess::kZone + kPatchRing) : RingGuesses{};
     const double lastDepth = carried ? double(guess->depth) : 0.0;
-    const Outline cap1 = capOutline(body1, n, n.dot(p2), d, p1, frame, guess1, drops1,
-                                    carried ? &last1 : nullptr, lastDepth);
-    const Outline cap2 = capOutline(body2, -n, -n.dot(p1), d, p2, frame, guess2, drops2,
-                                    carried ? &last2 : nullptr, lastDepth);
+    const CapSpec overlapCaps[2] = {{&body1, n, n.dot(p2), d, p1, carried ? &last1 : nullptr, lastDepth},
+                                    {&body2, -n, -n.dot(p1), d, p2, carried ? &last2 : nullptr, lastDepth}};
+    CapOutline caps[2];
+    capOutlines(overlapCaps, 2, frame, caps);
+    const Outline& cap1 = caps[0].outline;
+    const Outline& cap2 = caps[1].outline;
+    const RingGuesses& guess1 = caps[0].guesses;
+    const RingGuesses& guess2 = caps[1].guesses;
     if (guess != nullptr) {
         storeRing(*guess, PatchGuess::kOverlap, guess1);
         storeRing(*guess, PatchGuess::kOverlap + kPatchRing, guess2);
@@ -474,14 +364,14 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     // The contact zone: the same with both caps deeper by the zone depth.
     const double zoneDepth = d + kRimZoneDepth * std::min(flat1 ? body1.smallestHalfAxis() : HUGE_VAL,
                                                          flat2 ? body2.smallestHalfAxis() : HUGE_VAL);
-    // A zone point found by capExtreme lies at most exp(kDropTolerance)
+    // A zone point found by a CapSearch lies at most exp(kDropTolerance)
     // times the zone depth below the top.
     const double zoneBound = zoneDepth * std::exp(kDropTolerance) * (1.0 + 1e-9);
     std::array<double, kPatchRing> bound1, bound2;
     Vec2 c;
     double widthAlong[2];
-    if (centroid(patch, c) && deeperCapBounds(drops1, frame.project(p1), zoneBound, bound1) &&
-        deeperCapBounds(drops2, frame.project(p2), zoneBound, bound2)) {
+    if (centroid(patch, c) && deeperCapBounds(caps[0].reach, frame.project(p1), zoneBound, bound1) &&
+        deeperCapBounds(caps[1].reach, frame.project(p2), zoneBound, bound2)) {
         flatHalfWidths(frame, flatA, flatB, widthAlong);
         if (noRimPossible(c, bound1, bound2, widthAlong)) return patchPoints(patch, Outline{}, frame, flatA, flatB);
     }
@@ -489,17 +379,18 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     // any (the zone is several times deeper than a light overlap, which the
     // power-law move from this overlap's answers bridges poorly), else from
     // this overlap's.
-    RingGuesses zoneGuess1, zoneGuess2;
     const double lastZoneDepth = carriedZone ? double(guess->zoneDepth) : 0.0;
-    const Outline zone1 = capOutline(body1, n, n.dot(p1) - zoneDepth, zoneDepth, p1, frame, zoneGuess1,
-                                     unusedDrops, carriedZone ? &lastZone1 : &guess1,
-                                     carriedZone ? lastZoneDepth : d);
-    const Outline zone2 = capOutline(body2, -n, -n.dot(p2) - zoneDepth, zoneDepth, p2, frame, zoneGuess2,
-                                     unusedDrops, carriedZone ? &lastZone2 : &guess2,
-                                     carriedZone ? lastZoneDepth : d);
+    const CapSpec zoneCaps[2] = {{&body1, n, n.dot(p1) - zoneDepth, zoneDepth, p1,
+                                  carriedZone ? &lastZone1 : &guess1, carriedZone ? lastZoneDepth : d},
+                                 {&body2, -n, -n.dot(p2) - zoneDepth, zoneDepth, p2,
+                                  carriedZone ? &lastZone2 : &guess2, carriedZone ? lastZoneDepth : d}};
+    CapOutline zones[2];
+    capOutlines(zoneCaps, 2, frame, zones);
+    const Outline& zone1 = zones[0].outline;
+    const Outline& zone2 = zones[1].outline;
     if (guess != nullptr) {
-        storeRing(*guess, PatchGuess::kZone, zoneGuess1);
-        storeRing(*guess, PatchGuess::kZone + kPatchRing, zoneGuess2);
+        storeRing(*guess, PatchGuess::kZone, zones[0].guesses);
+        storeRing(*guess, PatchGuess::kZone + kPatchRing, zones[1].guesses);
         guess->zoneDepth = static_cast<float>(zoneDepth);
     }
     return patchPoints(patch, intersect(zone1, zone2), frame, flatA, flatB);
@@ -515,22 +406,31 @@ PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest,
     // The part of the particle below the plane: up = -n, level = -n.(wall point).
     const double level = -n.dot(deepest + depth * n);
     // (the wall's caps use the overlap and zone slots of the pair's body 1)
-    RingGuesses guesses, zoneGuesses;
-    RingReach drops, unusedDrops;
     const bool carried = guess != nullptr && guess->depth > 0.0f;
     const bool carriedZone = guess != nullptr && guess->zoneDepth > 0.0f;
     const RingGuesses last = carried ? loadRing(*guess, PatchGuess::kOverlap) : RingGuesses{};
     const RingGuesses lastZone = carriedZone ? loadRing(*guess, PatchGuess::kZone) : RingGuesses{};
-    Outline patch = capOutline(body, -n, level, depth, deepest, frame, guesses, drops, carried ? &last : nullptr,
-                               carried ? double(guess->depth) : 0.0);
     // The contact zone: the part within the zone depth above the plane too.
+    // Its searches start from the last zone's answers, else from this
+    // overlap's (then the two caps run one after the other).
     const double zoneDepth = depth + kRimZoneDepth * body.smallestHalfAxis();
-    Outline zone = capOutline(body, -n, level - (zoneDepth - depth), zoneDepth, deepest, frame, zoneGuesses,
-                              unusedDrops, carriedZone ? &lastZone : &guesses,
-                              carriedZone ? double(guess->zoneDepth) : depth);
+    CapSpec caps[2] = {{&body, -n, level, depth, deepest, carried ? &last : nullptr,
+                        carried ? double(guess->depth) : 0.0},
+                       {&body, -n, level - (zoneDepth - depth), zoneDepth, deepest,
+                        carriedZone ? &lastZone : nullptr, carriedZone ? double(guess->zoneDepth) : depth}};
+    CapOutline outlines[2];
+    if (carriedZone) {
+        capOutlines(caps, 2, frame, outlines);
+    } else {
+        capOutlines(caps, 1, frame, outlines);
+        caps[1].startFrom = &outlines[0].guesses;
+        capOutlines(caps + 1, 1, frame, outlines + 1);
+    }
+    Outline& patch = outlines[0].outline;
+    Outline& zone = outlines[1].outline;
     if (guess != nullptr) {
-        storeRing(*guess, PatchGuess::kOverlap, guesses);
-        storeRing(*guess, PatchGuess::kZone, zoneGuesses);
+        storeRing(*guess, PatchGuess::kOverlap, outlines[0].guesses);
+        storeRing(*guess, PatchGuess::kZone, outlines[1].guesses);
         guess->depth = static_cast<float>(depth);
         guess->zoneDepth = static_cast<float>(zoneDepth);
     }

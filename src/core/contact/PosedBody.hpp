@@ -27,11 +27,42 @@ struct PosedBody {
     Vec3 support(const Vec3& dWorld) const {
         return toWorld(kernel.support(directionToBody(dWorld)));
     }
+    // Support points of this body along count (<= SupportKernel::kMaxLanes)
+    // independent world directions, evaluated together (supportLanes).
+    void support(const Vec3* dWorld, Vec3* out, int count) const {
+        const PosedBody* same[SupportKernel::kMaxLanes];
+        for (int i = 0; i < count; ++i) same[i] = this;
+        supportLanes(same, dWorld, out, count);
+    }
+    // Lane i: bodies[i]->support(dWorld[i]), bit for bit, with the pow
+    // chains of the lanes overlapped (SupportKernel::supportLanes).
+    static void supportLanes(const PosedBody* const* bodies, const Vec3* dWorld, Vec3* out, int count) {
+        if (count <= 0) return;
+        const SupportKernel* kernels[SupportKernel::kMaxLanes];
+        Vec3 dBody[SupportKernel::kMaxLanes];
+        for (int i = 0; i < count; ++i) {
+            kernels[i] = &bodies[i]->kernel;
+            dBody[i] = bodies[i]->directionToBody(dWorld[i]);
+        }
+        SupportKernel::supportLanes(kernels, dBody, out, count);
+        for (int i = 0; i < count; ++i) out[i] = bodies[i]->toWorld(out[i]);
+    }
     double implicitFunction(const Vec3& xWorld) const {
         return kernel.implicitFunction(toBody(xWorld));
     }
     double smallestHalfAxis() const { return shape.halfAxes().minCoeff(); }
 };
+
+// p1 = body1.support(d1) and p2 = body2.support(d2), evaluated together.
+inline void supportPair(const PosedBody& body1, const Vec3& d1, const PosedBody& body2, const Vec3& d2,
+                        Vec3& p1, Vec3& p2) {
+    const PosedBody* bodies[2] = {&body1, &body2};
+    const Vec3 d[2] = {d1, d2};
+    Vec3 p[2];
+    PosedBody::supportLanes(bodies, d, p, 2);
+    p1 = p[0];
+    p2 = p[1];
+}
 
 // Unit vectors t1, t2 completing the unit vector n to a right-handed basis.
 inline void tangentBasis(const Vec3& n, Vec3& t1, Vec3& t2) {
