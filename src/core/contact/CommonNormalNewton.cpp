@@ -91,6 +91,20 @@ double overlapAlong(const PosedBody& body1, const PosedBody& body2, const Vec3& 
     return n.dot(point1 - point2);
 }
 
+void overlapsAlong(const PosedBody& body1, const PosedBody& body2, const Vec3* normals, int count,
+                   double* overlaps) {
+    const PosedBody* bodies[SupportKernel::kMaxLanes];
+    Vec3 directions[SupportKernel::kMaxLanes], p[SupportKernel::kMaxLanes];
+    for (int i = 0; i < count; ++i) {
+        bodies[2 * i] = &body1;
+        bodies[2 * i + 1] = &body2;
+        directions[2 * i] = normals[i];
+        directions[2 * i + 1] = -normals[i];
+    }
+    PosedBody::supportLanes(bodies, directions, p, 2 * count);
+    for (int i = 0; i < count; ++i) overlaps[i] = normals[i].dot(p[2 * i] - p[2 * i + 1]);
+}
+
 CommonNormalSolution solveCommonNormal(const PosedBody& body1, const PosedBody& body2,
                                        const Vec3& initialNormal,
                                        const CommonNormalSettings& settings) {

@@ -68,6 +68,12 @@ struct CommonNormalSolution {
 double overlapAlong(const PosedBody& body1, const PosedBody& body2, const Vec3& n, Vec3& point1,
                     Vec3& point2);
 
+// f along count (<= SupportKernel::kMaxLanes / 2) unit normals at once,
+// all support points evaluated together (PosedBody::supportLanes); the
+// same values as overlapAlong, bit for bit.
+void overlapsAlong(const PosedBody& body1, const PosedBody& body2, const Vec3* normals, int count,
+                   double* overlaps);
+
 CommonNormalSolution solveCommonNormal(const PosedBody& body1, const PosedBody& body2,
                                        const Vec3& initialNormal,
                                        const CommonNormalSettings& settings);

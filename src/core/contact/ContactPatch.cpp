@@ -304,32 +304,76 @@ bool hasFlatFaces(const Superellipsoid& shape) {
     return std::min(shape.eps1(), shape.eps2()) < kFlatFaceEps;
 }
 
-bool flatSupportAt(const PosedBody& body, const Vec3& direction) {
-    if (!hasFlatFaces(body.shape)) return false;
-    // On a curved part of the surface (radius of curvature rho) a tilt of
-    // the direction by delta moves the support point by rho delta <= size
-    // delta; on a flat face it moves by ~ size delta^(eps/(2-eps)), orders of
-    // magnitude more. Only there is the support point ill-defined and the
-    // patch centre needed; a rounded edge of a blocky shape (Kodam's
-    // cylinder rim) keeps its exact deepest point.
-    constexpr double delta = 1e-6, factor = 10.0;
+namespace {
+
+// On a curved part of the surface (radius of curvature rho) a tilt of the
+// direction by delta moves the support point by rho delta <= size delta; on
+// a flat face it moves by ~ size delta^(eps/(2-eps)), orders of magnitude
+// more. Only there is the support point ill-defined and the patch centre
+// needed; a rounded edge of a blocky shape (Kodam's cylinder rim) keeps its
+// exact deepest point. Each test is the support point and four probes,
+// five lanes of `points` from `first` on (flatSupportsAt evaluates the
+// tests of several bodies together).
+constexpr double kFlatProbeTilt = 1e-6, kFlatProbeFactor = 10.0;
+constexpr int kFlatProbes = 5;
+
+void flatProbeDirections(const Vec3& direction, Vec3* out) {
     const Vec3 n = direction.normalized();
     const Vec3 t1 = n.unitOrthogonal(), t2 = n.cross(t1);
-    // the support point and its four probes, evaluated together
-    const Vec3 probes[5] = {n, n + delta * t1, n - delta * t1, n + delta * t2, n - delta * t2};
-    Vec3 p[5];
-    body.support(probes, p, 5);
+    const double delta = kFlatProbeTilt;
+    out[0] = n;
+    out[1] = n + delta * t1;
+    out[2] = n - delta * t1;
+    out[3] = n + delta * t2;
+    out[4] = n - delta * t2;
+}
+
+bool flatProbesMoved(const PosedBody& body, const Vec3* p) {
     const double size = body.shape.halfAxes().maxCoeff();
-    for (int k = 1; k < 5; ++k)
-        if ((p[k] - p[0]).norm() > factor * size * delta) return true;
+    for (int k = 1; k < kFlatProbes; ++k)
+        if ((p[k] - p[0]).norm() > kFlatProbeFactor * size * kFlatProbeTilt) return true;
     return false;
+}
+
+// flatSupportAt of body1 along d1 and of body2 along d2, evaluated together.
+void flatSupportsAt(const PosedBody& body1, const Vec3& d1, const PosedBody& body2, const Vec3& d2,
+                    bool& flat1, bool& flat2) {
+    const bool test1 = hasFlatFaces(body1.shape), test2 = hasFlatFaces(body2.shape);
+    const PosedBody* bodies[2 * kFlatProbes];
+    Vec3 directions[2 * kFlatProbes], p[2 * kFlatProbes];
+    int count = 0;
+    if (test1) {
+        flatProbeDirections(d1, directions);
+        for (int k = 0; k < kFlatProbes; ++k) bodies[count++] = &body1;
+    }
+    if (test2) {
+        flatProbeDirections(d2, directions + count);
+        for (int k = 0; k < kFlatProbes; ++k) bodies[count++] = &body2;
+    }
+    flat1 = flat2 = false;
+    if (count == 0) return;
+    PosedBody::supportLanes(bodies, directions, p, count);
+    if (test1) flat1 = flatProbesMoved(body1, p);
+    if (test2) flat2 = flatProbesMoved(body2, p + (test1 ? kFlatProbes : 0));
+}
+
+} // namespace
+
+bool flatSupportAt(const PosedBody& body, const Vec3& direction) {
+    if (!hasFlatFaces(body.shape)) return false;
+    Vec3 directions[kFlatProbes], p[kFlatProbes];
+    flatProbeDirections(direction, directions);
+    body.support(directions, p, kFlatProbes);
+    return flatProbesMoved(body, p);
 }
 
 PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3& n,
                       const Vec3& p1, const Vec3& p2, PatchGuess* guess) {
     const double d = n.dot(p1 - p2);
-    const bool flat1 = flatSupportAt(body1, n), flat2 = flatSupportAt(body2, -n);
-    if (!(flat1 || flat2) || !(d > 0.0)) return {};
+    if (!(d > 0.0)) return {};
+    bool flat1, flat2;
+    flatSupportsAt(body1, n, body2, -n, flat1, flat2);
+    if (!(flat1 || flat2)) return {};
     PatchFrame frame;
     frame.origin = 0.5 * (p1 + p2);
     alignedTangents(flat1 ? body1 : body2, n, frame.t1, frame.t2);

@@ -40,24 +40,31 @@ Vec3 centreLine(const PosedBody& b1, const PosedBody& b2) {
 // crossing configurations of elongated bodies).
 std::array<Vec3, 2> coldStartNormals(const PosedBody& b1, const PosedBody& b2) {
     const Vec3 u = centreLine(b1, b2);
-    Vec3 p1, p2;
-    std::array<Vec3, 2> best{u, u};
-    std::array<double, 2> bestOverlap{overlapAlong(b1, b2, u, p1, p2),
-                                      std::numeric_limits<double>::infinity()};
+    // all seven overlaps evaluated together (overlapsAlong)
+    Vec3 candidates[7];
+    candidates[0] = u;
+    int count = 1;
     for (const PosedBody* b : {&b1, &b2}) {
         for (int i = 0; i < 3; ++i) {
             Vec3 axis = b->rotation.col(i);
             if (axis.dot(u) < 0.0) axis = -axis;
-            const double f = overlapAlong(b1, b2, axis, p1, p2);
-            if (f < bestOverlap[0]) {
-                best[1] = best[0];
-                bestOverlap[1] = bestOverlap[0];
-                best[0] = axis;
-                bestOverlap[0] = f;
-            } else if (f < bestOverlap[1]) {
-                best[1] = axis;
-                bestOverlap[1] = f;
-            }
+            candidates[count++] = axis;
+        }
+    }
+    double overlaps[7];
+    overlapsAlong(b1, b2, candidates, count, overlaps);
+    std::array<Vec3, 2> best{u, u};
+    std::array<double, 2> bestOverlap{overlaps[0], std::numeric_limits<double>::infinity()};
+    for (int k = 1; k < count; ++k) {
+        const double f = overlaps[k];
+        if (f < bestOverlap[0]) {
+            best[1] = best[0];
+            bestOverlap[1] = bestOverlap[0];
+            best[0] = candidates[k];
+            bestOverlap[0] = f;
+        } else if (f < bestOverlap[1]) {
+            best[1] = candidates[k];
+            bestOverlap[1] = f;
         }
     }
     return best;
