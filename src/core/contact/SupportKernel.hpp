@@ -29,6 +29,11 @@ public:
         quadratic1_ = s.eps1() == 1.0;
         quadratic2_ = s.eps2() == 1.0;
         powFree_ = generic_ || (quadratic1_ && quadratic2_);
+        ball_ = !generic_ && !ellipsoid_ && s.eps1() == s.eps2();
+        if (ball_) {
+            ballRoot_ = s.eps1() / (2.0 - s.eps1()); // 1 / (p - 1)
+            ballScale_ = -0.5 * s.eps1();            // -1 / p
+        }
         squaredHalfAxes_ = Vec3(a_ * a_, b_ * b_, c_ * c_);
     }
 
@@ -39,6 +44,12 @@ public:
     // Surface point maximising n.x (n: non-zero body-frame direction).
     Vec3 support(const Vec3& n) const {
         if (generic_) return shape_.supportPoint(n); // eps = 2: octahedron limits, rare
+        if (ball_) {
+            BallLanes ball;
+            ball.set(0, *this, n);
+            ball.solve(1);
+            return ball.point(0, *this, n);
+        }
         const double al = std::fabs(a_ * n[0]), be = std::fabs(b_ * n[1]), ga = std::fabs(c_ * n[2]);
         LevelLanes xy, z;
         xy.set(0, al, be, e2_, quadratic2_);
@@ -46,9 +57,8 @@ public:
         z.set(0, xy.norm[0], ga, e1_, quadratic1_);
         z.solveOne();
         const double rho = z.first[0], w = z.second[0];
-        auto sgn = [](double t) { return t >= 0.0 ? 1.0 : -1.0; };
-        return {sgn(n[0]) * a_ * rho * xy.first[0], sgn(n[1]) * b_ * rho * xy.second[0],
-                sgn(n[2]) * c_ * w};
+        return {sign(n[0]) * a_ * rho * xy.first[0], sign(n[1]) * b_ * rho * xy.second[0],
+                sign(n[2]) * c_ * w};
     }
 
     // Support points of `count` (<= kMaxLanes) independent queries at once,
@@ -68,39 +78,43 @@ public:
             for (int i = 0; i < count; ++i) out[i] = kernels[i]->support(n[i]);
             return;
         }
+        // lanes by kind: balls (eps1 = eps2), nested levels, eps = 2 limits
+        int balls[kMaxLanes], nested[kMaxLanes];
+        int ballCount = 0, nestedCount = 0;
+        for (int i = 0; i < count; ++i) {
+            const SupportKernel& k = *kernels[i];
+            if (k.generic_)
+                out[i] = k.shape_.supportPoint(n[i]); // octahedron limits, rare
+            else if (k.ball_)
+                balls[ballCount++] = i;
+            else
+                nested[nestedCount++] = i;
+        }
+        if (ballCount > 0) {
+            BallLanes ball;
+            for (int j = 0; j < ballCount; ++j) ball.set(j, *kernels[balls[j]], n[balls[j]]);
+            ball.solve(ballCount);
+            for (int j = 0; j < ballCount; ++j) out[balls[j]] = ball.point(j, *kernels[balls[j]], n[balls[j]]);
+        }
+        if (nestedCount == 0) return;
         LevelLanes xy, z;
-        Vec3 nn[kMaxLanes];
-        int generic = 0;
-        for (int i = 0; i < count; ++i) {
-            const SupportKernel& k = *kernels[i];
-            nn[i] = n[i];
-            if (k.generic_) { // eps = 2: octahedron limits, rare
-                ++generic;
-                xy.set(i, 1.0, 0.0, 2.0, true); // harmless placeholder lane
-                continue;
-            }
-            xy.set(i, std::fabs(k.a_ * n[i][0]), std::fabs(k.b_ * n[i][1]), k.e2_, k.quadratic2_);
+        for (int j = 0; j < nestedCount; ++j) {
+            const SupportKernel& k = *kernels[nested[j]];
+            const Vec3& d = n[nested[j]];
+            xy.set(j, std::fabs(k.a_ * d[0]), std::fabs(k.b_ * d[1]), k.e2_, k.quadratic2_);
         }
-        xy.solve(count);
-        for (int i = 0; i < count; ++i) {
-            const SupportKernel& k = *kernels[i];
-            if (k.generic_) {
-                z.set(i, 1.0, 0.0, 2.0, true);
-                continue;
-            }
-            z.set(i, xy.norm[i], std::fabs(k.c_ * n[i][2]), k.e1_, k.quadratic1_);
+        xy.solve(nestedCount);
+        for (int j = 0; j < nestedCount; ++j) {
+            const SupportKernel& k = *kernels[nested[j]];
+            z.set(j, xy.norm[j], std::fabs(k.c_ * n[nested[j]][2]), k.e1_, k.quadratic1_);
         }
-        z.solve(count);
-        auto sgn = [](double t) { return t >= 0.0 ? 1.0 : -1.0; };
-        for (int i = 0; i < count; ++i) {
-            const SupportKernel& k = *kernels[i];
-            if (generic != 0 && k.generic_) {
-                out[i] = k.shape_.supportPoint(nn[i]);
-                continue;
-            }
-            const double rho = z.first[i], w = z.second[i];
-            out[i] = Vec3(sgn(nn[i][0]) * k.a_ * rho * xy.first[i], sgn(nn[i][1]) * k.b_ * rho * xy.second[i],
-                          sgn(nn[i][2]) * k.c_ * w);
+        z.solve(nestedCount);
+        for (int j = 0; j < nestedCount; ++j) {
+            const SupportKernel& k = *kernels[nested[j]];
+            const Vec3& d = n[nested[j]];
+            const double rho = z.first[j], w = z.second[j];
+            out[nested[j]] = Vec3(sign(d[0]) * k.a_ * rho * xy.first[j], sign(d[1]) * k.b_ * rho * xy.second[j],
+                                  sign(d[2]) * k.c_ * w);
         }
     }
 
@@ -125,6 +139,42 @@ public:
     }
 
 private:
+    static double sign(double t) { return t >= 0.0 ? 1.0 : -1.0; }
+
+    // eps1 = eps2 = eps: the nested norm is a plain p-norm, p = 2 / eps, and
+    // the body a scaled p-norm ball. Its support point is
+    //   x_i = L_i q_i S^(-1/p),  q_i = u_i^(1/(p-1)),  S = sum u_i q_i,
+    // with u_i = L_i |n_i| / max_j L_j |n_j| (L = (a, b, c); Hoelder's
+    // equality case with the largest entry factored out). Same point as
+    // the nested levels, to rounding, but three pow calls of which two are
+    // independent (the largest entry has q = 1) instead of a chain of four:
+    // 65 ns against 125 ns per call for eps = 0.2 (issue 21).
+    struct BallLanes {
+        double u[kMaxLanes][3], q[kMaxLanes][3], scale[kMaxLanes];
+        double root[kMaxLanes], exponent[kMaxLanes];
+
+        void set(int i, const SupportKernel& k, const Vec3& n) {
+            const double l[3] = {std::fabs(k.a_ * n[0]), std::fabs(k.b_ * n[1]), std::fabs(k.c_ * n[2])};
+            const double m = std::max({l[0], l[1], l[2]});
+            for (int c = 0; c < 3; ++c) u[i][c] = m > 0.0 ? l[c] / m : 0.0;
+            root[i] = k.ballRoot_;
+            exponent[i] = k.ballScale_;
+        }
+        void solve(int count) {
+            for (int i = 0; i < count; ++i)
+                for (int c = 0; c < 3; ++c)
+                    q[i][c] = u[i][c] == 1.0 ? 1.0 : (u[i][c] > 0.0 ? powNonNegative(u[i][c], root[i]) : 0.0);
+            for (int i = 0; i < count; ++i) {
+                const double S = u[i][0] * q[i][0] + u[i][1] * q[i][1] + u[i][2] * q[i][2]; // >= 1
+                scale[i] = powNonNegative(S, exponent[i]);
+            }
+        }
+        Vec3 point(int i, const SupportKernel& k, const Vec3& n) const {
+            return {sign(n[0]) * k.a_ * q[i][0] * scale[i], sign(n[1]) * k.b_ * q[i][1] * scale[i],
+                    sign(n[2]) * k.c_ * q[i][2] * scale[i]};
+        }
+    };
+
     // ||(s, t)||_e and the maximisers (s/||.||)^(e-1), (t/||.||)^(e-1) of the
     // 2-D L_e level, with the larger entry factored out (no overflow), for
     // up to kMaxLanes independent lanes, one stage after the other.
@@ -186,6 +236,8 @@ private:
     double e1_ = 0.0, e2_ = 0.0;
     bool quadratic1_ = false, quadratic2_ = false;
     bool powFree_ = true; // support map without pow (ellipsoids, eps = 2 limits)
+    bool ball_ = false;   // eps1 = eps2 (not 1, not 2): the p-norm ball form
+    double ballRoot_ = 0.0, ballScale_ = 0.0;
     Vec3 squaredHalfAxes_;
 };
 

@@ -47,6 +47,7 @@ inline double powNonNegative(double x, double e) {
     }
     if (e == -0.25) return 1.0 / std::sqrt(std::sqrt(x));
     if (e == 0.25) return std::sqrt(std::sqrt(x));
+    if (e == -0.125) return 1.0 / std::sqrt(std::sqrt(std::sqrt(x)));
     if (e == 3.0) return x * x * x;
     if (e == 4.0) {
         const double s = x * x;
