@@ -298,6 +298,40 @@ PatchPoints patchPoints(const Outline& patch, const Outline& zone, const PatchFr
     return points;
 }
 
+// One body curved at the contact, the other on a flat face (a corner or a
+// rounded edge on a face: two thirds of the random blocky pairs of
+// contactBenchmark, a third of the cube-like tutorial's patches). The
+// curved body's cap is small and usually lies where the face covers it;
+// then the patch IS that cap and the face's outline (its 8 searches, the
+// slow ones on a flat face) is not needed. Covered: above every outline
+// vertex the point at `faceLevel` (n.x where the face's cap ends, the far
+// side of the overlap slab) is inside the face body, so by convexity the
+// face's cap projects onto the whole outline. The answer is then the
+// patch of the exact caps (the full path clips by the face's polygon,
+// inscribed in its cap). Returns false (the full path runs) when a vertex
+// is not covered or a rim point is possible (noRimPossible with the curved
+// cap's bounds alone: the zone lies within them too).
+bool curvedCapOnFace(const CapSpec& curved, const PosedBody& face, double faceLevel, const Vec3& n,
+                     const PatchFrame& frame, double zoneBound, const PosedBody* flatA, const PosedBody* flatB,
+                     PatchPoints& points, PatchGuess* guess, int guessSlot, double depth) {
+    CapOutline cap;
+    capOutlines(&curved, 1, frame, &cap);
+    if (guess != nullptr) storeRing(*guess, guessSlot, cap.guesses); // the next start either way
+    const Vec3 lift = (faceLevel - n.dot(frame.origin)) * n;
+    for (const Vec2& q : cap.outline)
+        if (!(face.implicitFunction(frame.origin + toOffset(frame, q) + lift) <= 0.0)) return false;
+    Vec2 c;
+    std::array<double, kPatchRing> bound;
+    double widthAlong[2];
+    if (!centroid(cap.outline, c) || !deeperCapBounds(cap.reach, frame.project(curved.topPoint), zoneBound, bound))
+        return false;
+    flatHalfWidths(frame, flatA, flatB, widthAlong);
+    if (!noRimPossible(c, bound, bound, widthAlong)) return false;
+    if (guess != nullptr) guess->depth = static_cast<float>(depth);
+    points = patchPoints(cap.outline, Outline{}, frame, flatA, flatB);
+    return true;
+}
+
 } // namespace
 
 bool hasFlatFaces(const Superellipsoid& shape) {
@@ -389,6 +423,22 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     const double lastDepth = carried ? double(guess->depth) : 0.0;
     const CapSpec overlapCaps[2] = {{&body1, n, n.dot(p2), d, p1, carried ? &last1 : nullptr, lastDepth},
                                     {&body2, -n, -n.dot(p1), d, p2, carried ? &last2 : nullptr, lastDepth}};
+    const PosedBody* flatA = flat1 ? &body1 : nullptr;
+    const PosedBody* flatB = flat2 ? &body2 : nullptr;
+    // The contact zone: the same with both caps deeper by the zone depth.
+    const double zoneDepth = d + kRimZoneDepth * std::min(flat1 ? body1.smallestHalfAxis() : HUGE_VAL,
+                                                         flat2 ? body2.smallestHalfAxis() : HUGE_VAL);
+    // A zone point found by a CapSearch lies at most exp(kDropTolerance)
+    // times the zone depth below the top.
+    const double zoneBound = zoneDepth * std::exp(kDropTolerance) * (1.0 + 1e-9);
+    if (flat1 != flat2) {
+        PatchPoints points;
+        const int curved = flat1 ? 1 : 0;
+        if (curvedCapOnFace(overlapCaps[curved], flat1 ? body1 : body2, flat2 ? n.dot(p1) : n.dot(p2), n, frame,
+                            zoneBound, flatA, flatB, points, guess,
+                            PatchGuess::kOverlap + curved * static_cast<int>(kPatchRing), d))
+            return points;
+    }
     CapOutline caps[2];
     capOutlines(overlapCaps, 2, frame, caps);
     const Outline& cap1 = caps[0].outline;
@@ -403,14 +453,6 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     // Both rings use the same tangent directions: both outlines run
     // counter-clockwise in the (t1, t2) frame.
     const Outline patch = intersect(cap1, cap2);
-    const PosedBody* flatA = flat1 ? &body1 : nullptr;
-    const PosedBody* flatB = flat2 ? &body2 : nullptr;
-    // The contact zone: the same with both caps deeper by the zone depth.
-    const double zoneDepth = d + kRimZoneDepth * std::min(flat1 ? body1.smallestHalfAxis() : HUGE_VAL,
-                                                         flat2 ? body2.smallestHalfAxis() : HUGE_VAL);
-    // A zone point found by a CapSearch lies at most exp(kDropTolerance)
-    // times the zone depth below the top.
-    const double zoneBound = zoneDepth * std::exp(kDropTolerance) * (1.0 + 1e-9);
     std::array<double, kPatchRing> bound1, bound2;
     Vec2 c;
     double widthAlong[2];

@@ -91,6 +91,11 @@ Powers computePowers(const Superellipsoid& s, const Vec3& x, int order) {
         if (p == 2.0 && q == 2.0) { // ellipsoid: plain squares
             P.m[0] = m * m * (1.0 + t * t);
             P.w[0] = w * w;
+        } else if (p == q) {
+            // eps1 = eps2: nuHat^r = nuHat, m^q nuHat = m^q + (m t)^q; for
+            // the blocky p = 8, 10 integer powers (FastPow), no exp or log.
+            P.m[0] = powNonNegative(m, q) * (1.0 + powNonNegative(t, p));
+            P.w[0] = powNonNegative(w, q);
         } else {
             // m^q nuHat^r as one exp; m = 0 directly (log(0) raises divide-by-zero).
             const double tP = powNonNegative(t, p);
