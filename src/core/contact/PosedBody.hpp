@@ -56,6 +56,11 @@ struct PosedBody {
 // p1 = body1.support(d1) and p2 = body2.support(d2), evaluated together.
 inline void supportPair(const PosedBody& body1, const Vec3& d1, const PosedBody& body2, const Vec3& d2,
                         Vec3& p1, Vec3& p2) {
+    if (body1.kernel.powFree() && body2.kernel.powFree()) { // ellipsoids: nothing to overlap
+        p1 = body1.support(d1);
+        p2 = body2.support(d2);
+        return;
+    }
     const PosedBody* bodies[2] = {&body1, &body2};
     const Vec3 d[2] = {d1, d2};
     Vec3 p[2];

@@ -39,6 +39,7 @@ public:
 
     const Superellipsoid& shape() const { return shape_; }
     bool isEllipsoid() const { return ellipsoid_; }
+    bool powFree() const { return powFree_; } // support map without pow calls
     const Vec3& squaredHalfAxes() const { return squaredHalfAxes_; } // (a^2, b^2, c^2)
 
     // Surface point maximising n.x (n: non-zero body-frame direction).
@@ -51,14 +52,11 @@ public:
             return ball.point(0, *this, n);
         }
         const double al = std::fabs(a_ * n[0]), be = std::fabs(b_ * n[1]), ga = std::fabs(c_ * n[2]);
-        LevelLanes xy, z;
-        xy.set(0, al, be, e2_, quadratic2_);
-        xy.solveOne();
-        z.set(0, xy.norm[0], ga, e1_, quadratic1_);
-        z.solveOne();
-        const double rho = z.first[0], w = z.second[0];
-        return {sign(n[0]) * a_ * rho * xy.first[0], sign(n[1]) * b_ * rho * xy.second[0],
-                sign(n[2]) * c_ * w};
+        Level xy, z;
+        level(al, be, e2_, quadratic2_, xy);
+        level(xy.norm, ga, e1_, quadratic1_, z);
+        const double rho = z.first, w = z.second;
+        return {sign(n[0]) * a_ * rho * xy.first, sign(n[1]) * b_ * rho * xy.second, sign(n[2]) * c_ * w};
     }
 
     // Support points of `count` (<= kMaxLanes) independent queries at once,
@@ -176,8 +174,31 @@ private:
     };
 
     // ||(s, t)||_e and the maximisers (s/||.||)^(e-1), (t/||.||)^(e-1) of the
-    // 2-D L_e level, with the larger entry factored out (no overflow), for
-    // up to kMaxLanes independent lanes, one stage after the other.
+    // 2-D L_e level, with the larger entry factored out (no overflow).
+    struct Level {
+        double norm, first, second;
+    };
+    static void level(double s, double t, double e, bool quadratic, Level& out) {
+        const double hi = std::max(s, t), lo = std::min(s, t);
+        if (hi == 0.0) {
+            out = {0.0, 0.0, 0.0};
+            return;
+        }
+        const double tau = lo / hi;
+        const double tauE = quadratic ? tau * tau : powNonNegative(tau, e);
+        const double sum = 1.0 + tauE;
+        const double root = quadratic ? std::sqrt(sum) : powNonNegative(sum, 1.0 / e);
+        // (hi / norm)^(e-1) = root^(1-e) = root / sum;
+        // (lo / norm)^(e-1) = tau^(e-1) root / sum.
+        const double big = root / sum;
+        const double small = tau > 0.0 ? (tauE / tau) * big : 0.0;
+        out.norm = hi * root;
+        out.first = s >= t ? big : small;
+        out.second = s >= t ? small : big;
+    }
+
+    // The same for up to kMaxLanes independent lanes, one stage after the
+    // other (the same arithmetic, bit for bit).
     struct LevelLanes {
         double s[kMaxLanes], t[kMaxLanes], e[kMaxLanes], tau[kMaxLanes], tauE[kMaxLanes];
         double root[kMaxLanes], hi[kMaxLanes];
@@ -186,19 +207,6 @@ private:
 
         void set(int i, double si, double ti, double ei, bool quadraticI) {
             s[i] = si, t[i] = ti, e[i] = ei, quadratic[i] = quadraticI;
-        }
-        // Lane 0 alone: the same arithmetic as solve(1), without the loops.
-        void solveOne() {
-            hi[0] = std::max(s[0], t[0]);
-            if (hi[0] == 0.0) {
-                norm[0] = first[0] = second[0] = 0.0;
-                return;
-            }
-            tau[0] = std::min(s[0], t[0]) / hi[0];
-            tauE[0] = quadratic[0] ? tau[0] * tau[0] : powNonNegative(tau[0], e[0]);
-            const double sum = 1.0 + tauE[0];
-            root[0] = quadratic[0] ? std::sqrt(sum) : powNonNegative(sum, 1.0 / e[0]);
-            finish(0);
         }
         void solve(int count) {
             for (int i = 0; i < count; ++i) {
@@ -213,20 +221,16 @@ private:
                 root[i] = quadratic[i] ? std::sqrt(sum) : powNonNegative(sum, 1.0 / e[i]);
             }
             for (int i = 0; i < count; ++i) {
-                if (hi[i] == 0.0)
+                if (hi[i] == 0.0) {
                     norm[i] = first[i] = second[i] = 0.0;
-                else
-                    finish(i);
+                    continue;
+                }
+                const double big = root[i] / (1.0 + tauE[i]);
+                const double small = tau[i] > 0.0 ? (tauE[i] / tau[i]) * big : 0.0;
+                norm[i] = hi[i] * root[i];
+                first[i] = s[i] >= t[i] ? big : small;
+                second[i] = s[i] >= t[i] ? small : big;
             }
-        }
-        void finish(int i) {
-            // (hi / norm)^(e-1) = root^(1-e) = root / sum;
-            // (lo / norm)^(e-1) = tau^(e-1) root / sum.
-            const double big = root[i] / (1.0 + tauE[i]);
-            const double small = tau[i] > 0.0 ? (tauE[i] / tau[i]) * big : 0.0;
-            norm[i] = hi[i] * root[i];
-            first[i] = s[i] >= t[i] ? big : small;
-            second[i] = s[i] >= t[i] ? small : big;
         }
     };
 
