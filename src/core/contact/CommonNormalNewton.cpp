@@ -145,6 +145,12 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
         return s;
     }
     double previousDecrement = std::numeric_limits<double>::infinity();
+    // Where the line search starts: 1.5 times the fraction of the Newton
+    // step the last one accepted (at most 1). On flat faces (f ~
+    // |angle|^alpha, alpha = 2/(2-eps) near 1) the Newton step overshoots
+    // by ~1/(alpha-1) every iteration and each search backtracked from the
+    // full step again (2-3 overlap evaluations per iteration; issue 21).
+    double firstTrial = 1.0;
 
     for (;;) {
         Vec3 t1, t2;
@@ -239,7 +245,7 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
                 step = -g * (std::min(settings.maxStepAngle, g.norm() / lengthScale) / g.norm());
             }
             const double slope = g.dot(step); // < 0
-            double alpha = 1.0;
+            double alpha = attempt == 0 ? firstTrial : 1.0;
             for (int k = 0; k < 60; ++k) {
                 const Vec3 trial = (s.normal + alpha * (step.x() * t1 + step.y() * t2)).normalized();
                 Vec3 p1, p2;
@@ -250,7 +256,8 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
                     s.point1 = p1;
                     s.point2 = p2;
                     accepted = true;
-                    fullNewtonStep = attempt == 0 && k == 0 && stepNorm <= settings.maxStepAngle;
+                    fullNewtonStep = attempt == 0 && alpha == 1.0 && stepNorm <= settings.maxStepAngle;
+                    if (attempt == 0) firstTrial = std::min(1.0, 1.5 * alpha);
                     break;
                 }
                 // Backtrack to the minimiser of the quadratic through f(0),

@@ -230,7 +230,7 @@ void flatHalfWidths(const PatchFrame& frame, const PosedBody* flatA, const Posed
 // Half-planes {q : ring_k . q <= bound_k} (frame coordinates) that contain
 // the outline of the same body's cap of drop `deeper` (>= the cap's own),
 // from the cap's reach bounds: along ring_k the cap of drop D_k reaches at
-// most extent_k (capExtreme), and by convexity a cap of drop Z lies in the
+// most extent_k (CapSearch), and by convexity a cap of drop Z lies in the
 // image of the cap of drop D <= Z scaled by Z / D about the top point
 // (T + (D/Z)(x - T) is in the body for x in it, at drop D/Z times that of
 // x). False if an answer has no bound (interpolated when its search ran

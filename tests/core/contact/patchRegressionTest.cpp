@@ -9,7 +9,7 @@
 // the Newton solve.
 //
 // Tolerances. Since the lateral stopping rule of the cap searches (issue 21,
-// second stop: ContactPatch.cpp, capExtreme) the answers are compared with
+// second stop: CapSearch.cpp) the answers are compared with
 // CONVERGED answers (patchConverged.inc: the same outlines with the search
 // tolerances tightened 500-fold), not with the starting build's: both
 // builds stop anywhere inside their tolerances, and the starting build was
