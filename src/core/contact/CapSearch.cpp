@@ -13,9 +13,9 @@ constexpr int kMaxSteps = 40;
 
 CapSearch::CapSearch(const PosedBody& body, const Vec3& up, const Vec3& t, double level, double topHeight,
                      const Vec3& topPoint, double xGuess)
-    : body_(body), up_(up), t_(t), topHeight_(topHeight), top_(level + topHeight),
-      topExtent_(t.dot(topPoint)), lo_(-kInf), fLo_(-kInf), hi_(kInf), fHi_(kNaN), pLo_(topPoint),
-      pHi_(topPoint), upper_(kInf) {
+    : body_(&body), up_(up), t_(t), topHeight_(topHeight), top_(level + topHeight),
+      topExtent_(t.dot(topPoint)), phase_(Phase::step), lo_(-kInf), fLo_(-kInf), hi_(kInf), fHi_(kNaN),
+      pLo_(topPoint), pHi_(topPoint), upper_(kInf) {
     // Bracket in x = log(tan(theta)); the upper end (the body's silhouette
     // along t, theta = 90 deg) is evaluated only if the iteration gets there.
     // First guess: the caller's, else a face (e = 1) of the size of the
@@ -84,7 +84,7 @@ void CapSearch::receiveStep(const Vec3& p) {
     // falsi (or bisection) when that leaves the bracket.
     double next;
     if (step_ == 0 && std::isfinite(f)) {
-        const double eps = std::min(body_.shape.eps1(), body_.shape.eps2());
+        const double eps = std::min(body_->shape.eps1(), body_->shape.eps2());
         next = x_ - f * (2.0 - std::min(eps, 1.0)) / 2.0;
     } else {
         next = std::isfinite(f) && std::isfinite(fPrev_) && f != fPrev_ ? x_ - f * (x_ - xPrev_) / (f - fPrev_)
@@ -143,7 +143,7 @@ void CapSearch::runAll(CapSearch* searches, int count) {
         int lanes = 0;
         for (int i = 0; i < count && lanes < SupportKernel::kMaxLanes; ++i) {
             if (searches[i].done()) continue;
-            bodies[lanes] = &searches[i].body_;
+            bodies[lanes] = searches[i].body_;
             directions[lanes] = searches[i].request();
             waiting[lanes++] = i;
         }

@@ -64,6 +64,7 @@ class CapSearch {
 public:
     CapSearch(const PosedBody& body, const Vec3& up, const Vec3& t, double level, double topHeight,
               const Vec3& topPoint, double xGuess);
+    CapSearch() = default; // a done search (fixed-size arrays of searches, no allocation)
 
     bool done() const { return phase_ == Phase::done; }
     // World direction whose support point the search needs next.
@@ -91,15 +92,15 @@ private:
     void finish(const Vec3& p, double xGuess, CapReach reach);
     void giveUp();
 
-    const PosedBody& body_;
-    Vec3 up_, t_;
-    double topHeight_, top_, topExtent_;
-    Phase phase_ = Phase::step;
+    const PosedBody* body_ = nullptr;
+    Vec3 up_ = Vec3::Zero(), t_ = Vec3::Zero();
+    double topHeight_ = 0.0, top_ = 0.0, topExtent_ = 0.0;
+    Phase phase_ = Phase::done;
     int step_ = 0; // support calls of the root search so far
-    double x_, tau_, f_ = 0.0, xPrev_, fPrev_;
-    double lo_, fLo_, hi_, fHi_;
-    Vec3 pLo_, pHi_;      // support points at the bracket ends
-    double upper_;        // bound on the cap's extent along t
+    double x_ = 0.0, tau_ = 0.0, f_ = 0.0, xPrev_ = 0.0, fPrev_ = 0.0;
+    double lo_ = 0.0, fLo_ = 0.0, hi_ = 0.0, fHi_ = 0.0;
+    Vec3 pLo_ = Vec3::Zero(), pHi_ = Vec3::Zero(); // support points at the bracket ends
+    double upper_ = 0.0;  // bound on the cap's extent along t
     int side_ = 0;        // which end was kept last: Illinois halving of a stale end
     double pendingNext_ = 0.0;
     Vec3 answer_ = Vec3::Zero();

@@ -96,7 +96,7 @@ struct CapOutline {
     RingReach reach;
 };
 
-// Outlines `count` (<= 2) caps at once: their 8 ring searches each run in
+// Outlines `count` (1 or 2) caps at once: their 8 ring searches each run in
 // lockstep (CapSearch::runAll), so the support points of up to 16 searches
 // are evaluated together. Each direction starts from its answer in
 // `startFrom` moved by the face power law D ~ theta^e (log tan(theta)
@@ -110,8 +110,8 @@ void capOutlines(const CapSpec* caps, int count, const PatchFrame& frame, CapOut
     // corners, where the support map is well conditioned. Exact table (no
     // cos/sin rounding): mirror images and opposite directions stay exact.
     const std::array<Vec2, kPatchRing>& ring = ringDirections();
-    std::vector<CapSearch> searches;
-    searches.reserve(static_cast<std::size_t>(count) * kPatchRing);
+    std::array<CapSearch, 2 * kPatchRing> searches;
+    std::size_t next = 0;
     for (int c = 0; c < count; ++c) {
         const CapSpec& cap = caps[c];
         double shift = 0.0;
@@ -126,10 +126,10 @@ void capOutlines(const CapSpec* caps, int count, const PatchFrame& frame, CapOut
             // and a symmetric contact keeps an exactly symmetric outline.
             const double x = cap.startFrom != nullptr ? (*cap.startFrom)[k] + shift
                                                       : std::numeric_limits<double>::quiet_NaN();
-            searches.emplace_back(*cap.body, cap.up, t, cap.level, cap.topHeight, cap.topPoint, x);
+            searches[next++] = CapSearch(*cap.body, cap.up, t, cap.level, cap.topHeight, cap.topPoint, x);
         }
     }
-    CapSearch::runAll(searches.data(), static_cast<int>(searches.size()));
+    CapSearch::runAll(searches.data(), static_cast<int>(next));
     for (int c = 0; c < count; ++c) {
         CapOutline& o = out[c];
         o.outline.clear();
@@ -308,26 +308,23 @@ PatchPoints patchPoints(const Outline& patch, const Outline& zone, const PatchFr
 // side of the overlap slab) is inside the face body, so by convexity the
 // face's cap projects onto the whole outline. The answer is then the
 // patch of the exact caps (the full path clips by the face's polygon,
-// inscribed in its cap). Returns false (the full path runs) when a vertex
-// is not covered or a rim point is possible (noRimPossible with the curved
-// cap's bounds alone: the zone lies within them too).
-bool curvedCapOnFace(const CapSpec& curved, const PosedBody& face, double faceLevel, const Vec3& n,
-                     const PatchFrame& frame, double zoneBound, const PosedBody* flatA, const PosedBody* flatB,
-                     PatchPoints& points, PatchGuess* guess, int guessSlot, double depth) {
-    CapOutline cap;
-    capOutlines(&curved, 1, frame, &cap);
-    if (guess != nullptr) storeRing(*guess, guessSlot, cap.guesses); // the next start either way
+// inscribed in its cap). Returns false (the caller then outlines the face
+// too and goes the full path) when a vertex is not covered or a rim point
+// is possible (noRimPossible with the curved cap's bounds alone: the zone
+// lies within them too).
+bool curvedCapOnFace(const CapOutline& cap, const Vec3& top, const PosedBody& face, double faceLevel,
+                     const Vec3& n, const PatchFrame& frame, double zoneBound, const PosedBody* flatA,
+                     const PosedBody* flatB, PatchPoints& points) {
     const Vec3 lift = (faceLevel - n.dot(frame.origin)) * n;
     for (const Vec2& q : cap.outline)
         if (!(face.implicitFunction(frame.origin + toOffset(frame, q) + lift) <= 0.0)) return false;
     Vec2 c;
     std::array<double, kPatchRing> bound;
     double widthAlong[2];
-    if (!centroid(cap.outline, c) || !deeperCapBounds(cap.reach, frame.project(curved.topPoint), zoneBound, bound))
+    if (!centroid(cap.outline, c) || !deeperCapBounds(cap.reach, frame.project(top), zoneBound, bound))
         return false;
     flatHalfWidths(frame, flatA, flatB, widthAlong);
     if (!noRimPossible(c, bound, bound, widthAlong)) return false;
-    if (guess != nullptr) guess->depth = static_cast<float>(depth);
     points = patchPoints(cap.outline, Outline{}, frame, flatA, flatB);
     return true;
 }
@@ -431,16 +428,24 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     // A zone point found by a CapSearch lies at most exp(kDropTolerance)
     // times the zone depth below the top.
     const double zoneBound = zoneDepth * std::exp(kDropTolerance) * (1.0 + 1e-9);
-    if (flat1 != flat2) {
-        PatchPoints points;
-        const int curved = flat1 ? 1 : 0;
-        if (curvedCapOnFace(overlapCaps[curved], flat1 ? body1 : body2, flat2 ? n.dot(p1) : n.dot(p2), n, frame,
-                            zoneBound, flatA, flatB, points, guess,
-                            PatchGuess::kOverlap + curved * static_cast<int>(kPatchRing), d))
-            return points;
-    }
     CapOutline caps[2];
-    capOutlines(overlapCaps, 2, frame, caps);
+    if (flat1 != flat2) {
+        // the curved cap first; the face's only where it is needed
+        const int curved = flat1 ? 1 : 0;
+        capOutlines(&overlapCaps[curved], 1, frame, &caps[curved]);
+        PatchPoints points;
+        if (curvedCapOnFace(caps[curved], overlapCaps[curved].topPoint, flat1 ? body1 : body2,
+                            flat2 ? n.dot(p1) : n.dot(p2), n, frame, zoneBound, flatA, flatB, points)) {
+            if (guess != nullptr) {
+                storeRing(*guess, PatchGuess::kOverlap + curved * static_cast<int>(kPatchRing), caps[curved].guesses);
+                guess->depth = static_cast<float>(d);
+            }
+            return points;
+        }
+        capOutlines(&overlapCaps[1 - curved], 1, frame, &caps[1 - curved]);
+    } else {
+        capOutlines(overlapCaps, 2, frame, caps);
+    }
     const Outline& cap1 = caps[0].outline;
     const Outline& cap2 = caps[1].outline;
     const RingGuesses& guess1 = caps[0].guesses;
