@@ -4,7 +4,12 @@
 //  - support point (the closed form of geometry/Support.cpp, same nested-norm
 //    formulas, but with 2 pow per norm level instead of 4 by reusing
 //    t^e and (1 + t^e)^(1/e) for the maximiser powers, and none at all for
-//    eps = 1 levels, where the conjugate exponent is 2);
+//    eps = 1 levels, where the conjugate exponent is 2; for eps1 = eps2 the
+//    equivalent p-norm ball form, BallLanes, with 3 pow of which 2 are
+//    independent);
+//  - the same for up to kMaxLanes independent queries at once
+//    (supportLanes: the pow chains of the lanes overlap, bit for bit the
+//    single calls' answers);
 //  - implicit function, gradient and Hessian: exact polynomial fast path for
 //    ellipsoids (eps1 = eps2 = 1), the geometry kernel otherwise.
 // The narrow phase spends most of its time here (perf: pow was 46% of a
