@@ -1,5 +1,7 @@
 #include "contact/CommonNormalNewton.hpp"
 
+#include "contact/FaceChart.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -69,6 +71,7 @@ struct ShapeSide {
         return radiiOfCurvature(body, body.toBody(point), t1, t2, lengthScale);
     }
     double lengthScale() const { return body.smallestHalfAxis(); }
+    const PosedBody* posed() const { return &body; }
 };
 
 // ... or as a single point (a wall vertex): support = the point, no radii.
@@ -77,6 +80,7 @@ struct PointSide {
     Vec3 support(const Vec3&) const { return point; }
     Mat2 radii(const Vec3&, const Vec3&, const Vec3&, double) const { return Mat2::Zero(); }
     double lengthScale() const { return std::numeric_limits<double>::infinity(); }
+    const PosedBody* posed() const { return nullptr; }
 };
 
 template <class Side1>
@@ -133,6 +137,188 @@ double overlapAlongSides(const ShapeSide& body1, const PosedBody& body2, const V
     return overlapAlong(body1.body, body2, n, point1, point2);
 }
 
+// A huge curvature radius (flat face) also makes a Newton decrement tiny
+// far from the minimum, where the support point has only to leave the face;
+// there the misfit |g| stays large. Probes along -g of decreasing length
+// tell the two apart: one that lowers f is taken (true), and Newton goes on.
+template <class Side1>
+bool escapeAlongMisfit(const Side1& body1, const PosedBody& body2, const CommonNormalSettings& settings,
+                       double lengthScale, const Vec3& t1, const Vec3& t2, const Vec2& g,
+                       CommonNormalSolution& s) {
+    const double gNorm = g.norm();
+    if (!(gNorm > 1e-3 * lengthScale)) return false;
+    double angle = std::min(settings.maxStepAngle, gNorm / lengthScale);
+    for (int probe = 0; probe < 4; ++probe, angle *= 0.25) {
+        const Vec3 trial = (s.normal - (angle / gNorm) * (g.x() * t1 + g.y() * t2)).normalized();
+        Vec3 p1, p2;
+        const double fTrial = overlapAlongSides(body1, body2, trial, p1, p2);
+        if (fTrial < s.overlap - std::max(settings.depthTolerance, settings.stagnationDepthTolerance)) {
+            s.normal = trial;
+            s.overlap = fTrial;
+            s.point1 = p1;
+            s.point2 = p2;
+            return true;
+        }
+    }
+    return false;
+}
+
+// Mixed face charts (issue 21). Each flat body (FaceChart.hpp) gives two
+// face coordinates s_j at its support point; fixing one confines the normal
+// to a plane (FaceChart::planeNormal), and two planes, of one body or of
+// both, give the normal n(z) = v1(z1) x v2(z2). Taken as the unknowns are
+// the two smallest |s_j| (the directions in which a body is flat: a face
+// both, an edge its length) whose planes meet at a good angle. In them each
+// body's part of the misfit g = T^T (p1 - p2) is linear or smooth, so
+// Newton on g(z) converges quadratically where the angle iteration crawled
+// (f ~ |angle|^(2/(2-eps)): a face-on-corner, edge-on-face or crossed-edge
+// contact). Charts are used while the smallest |s_j| is below this (s = 1
+// at a face's rim; 0.95 is ~30 deg off the face normal at eps = 0.2).
+constexpr double kChartSpread = 0.95;
+// Smallest sine of the angle between the two planes of a mixed chart.
+constexpr double kChartPlaneSine = 0.2;
+// Largest Newton step in face coordinates (a face is 2 wide).
+constexpr double kChartStep = 0.5;
+// Forward-difference step of the Jacobian dg/dz (z ~ 1).
+// (1e-5: the truncation error stays ~1e-4 of the Jacobian; a coordinate
+// below FaceChart::resolvable() is stepped to that size, away from zero, as
+// the normal cannot resolve a smaller one.)
+constexpr double kChartDifference = 1e-5;
+
+struct MixedChart {
+    const FaceChart* chart[2];
+    int axis[2];
+    Vec2 z0;
+    double orientation; // n = orientation * unit(v1 x v2)
+    Vec3 normal(const Vec2& z) const {
+        const Vec3 v = chart[0]->planeNormal(axis[0], z.x()).cross(chart[1]->planeNormal(axis[1], z.y()));
+        return (orientation / v.norm()) * v;
+    }
+};
+
+// The mixed chart at the current answer, if the bodies are flat there.
+template <class Side1>
+bool pickMixedChart(const Side1& body1, const PosedBody& body2, const CommonNormalSolution& s,
+                    FaceChart charts[2], MixedChart& mixed) {
+    int count = 0;
+    if (body1.posed() != nullptr && FaceChart::at(*body1.posed(), 1.0, s.point1, charts[count])) ++count;
+    if (FaceChart::at(body2, -1.0, s.point2, charts[count])) ++count;
+    if (count == 0) return false;
+    struct Coordinate { int chart, axis; double size; Vec3 plane; };
+    Coordinate c[4];
+    int m = 0;
+    for (int i = 0; i < count; ++i)
+        for (int j = 0; j < 2; ++j) {
+            const double z = charts[i].coordinates()[j];
+            c[m++] = {i, j, std::abs(z), charts[i].planeNormal(j, z).normalized()};
+        }
+    double best = kChartSpread;
+    int bestA = -1, bestB = -1;
+    for (int a = 0; a < m; ++a)
+        for (int b = a + 1; b < m; ++b) {
+            if (std::min(c[a].size, c[b].size) >= best) continue; // the smaller one decides
+            if (c[a].plane.cross(c[b].plane).norm() < kChartPlaneSine) continue;
+            const double worse = std::max(c[a].size, c[b].size);
+            // prefer the pair whose larger coordinate is smaller
+            if (bestA < 0 || worse < std::max(c[bestA].size, c[bestB].size)) bestA = a, bestB = b;
+        }
+    if (bestA < 0) return false;
+    for (int k = 0; k < 2; ++k) {
+        const Coordinate& pick = c[k == 0 ? bestA : bestB];
+        mixed.chart[k] = &charts[pick.chart];
+        mixed.axis[k] = pick.axis;
+        mixed.z0[k] = charts[pick.chart].coordinates()[pick.axis];
+    }
+    mixed.orientation = 1.0;
+    mixed.orientation = mixed.normal(mixed.z0).dot(s.normal) >= 0.0 ? 1.0 : -1.0;
+    return true;
+}
+
+enum class ChartOutcome { converged, stepped, notTaken };
+
+// One Newton iteration on the misfit g(z) in a mixed chart, with a
+// forward-difference Jacobian (two more overlap evaluations, in place of
+// the two radii of curvature of the angle iteration). The line search runs
+// along z0 + alpha dz; its decrease test uses the first-order change
+// g . T^T (n(alpha) - n) of the actual turn. notTaken: no chart step this
+// iteration (no chart, singular Jacobian, no descent, or a small decrement
+// with a large misfit, which the angle iteration's probes check); the
+// caller then takes the angle step.
+template <class Side1>
+ChartOutcome chartStep(const Side1& body1, const PosedBody& body2, const CommonNormalSettings& settings,
+                       double lengthScale, const Vec3& t1, const Vec3& t2, const Vec2& g,
+                       double& previousDecrement, CommonNormalSolution& s) {
+    FaceChart charts[2];
+    MixedChart chart;
+    if (!pickMixedChart(body1, body2, s, charts, chart)) return ChartOutcome::notTaken;
+    const auto misfitAt = [&](const Vec3& n, Vec3& p1, Vec3& p2) {
+        // T^T (p1 - p2 - f n) in this iteration's basis: the misfit to
+        // first order in the turn (n is within ~1e-7 of s.normal)
+        const double f = overlapAlongSides(body1, body2, n, p1, p2);
+        const Vec3 q = p1 - p2 - f * n;
+        return Vec2(t1.dot(q), t2.dot(q));
+    };
+    Mat2 J;
+    for (int j = 0; j < 2; ++j) {
+        Vec2 z = chart.z0;
+        const double least = chart.chart[j]->resolvable();
+        const double h = std::abs(z[j]) >= least ? kChartDifference : (z[j] >= 0.0 ? least : -least);
+        z[j] += h;
+        Vec3 p1, p2;
+        J.col(j) = (misfitAt(chart.normal(z), p1, p2) - g) / h;
+    }
+    const double det = J(0, 0) * J(1, 1) - J(0, 1) * J(1, 0);
+    if (!(std::abs(det) > 0.0) || !std::isfinite(det)) return ChartOutcome::notTaken;
+    Vec2 dz(-(J(1, 1) * g.x() - J(0, 1) * g.y()) / det, -(J(0, 0) * g.y() - J(1, 0) * g.x()) / det);
+    const double dzNorm = dz.lpNorm<Eigen::Infinity>();
+    if (!std::isfinite(dzNorm)) return ChartOutcome::notTaken;
+    if (dzNorm > kChartStep) dz *= kChartStep / dzNorm;
+    const auto turnOf = [&](const Vec3& n) { return Vec2(t1.dot(n - s.normal), t2.dot(n - s.normal)); };
+    const Vec3 full = chart.normal(chart.z0 + dz);
+    const double decrement = -g.dot(turnOf(full));
+    if (!(decrement > 0.0)) return ChartOutcome::notTaken;
+    // The stopping tests of the angle iteration (solve, below) on this
+    // decrement; a small one with a large misfit goes to its probes.
+    const bool small = decrement <= settings.depthTolerance ||
+                       (decrement <= settings.stagnationDepthTolerance && decrement > 0.25 * previousDecrement);
+    if (small) {
+        // (where the flat body's support point sits too near the face centre
+        // for the normal to resolve it, |s| < ~(1e-16)^(1/(p-1)), the misfit
+        // stays at the size of that noise while f has converged)
+        if (escapeAlongMisfit(body1, body2, settings, lengthScale, t1, t2, g, s)) {
+            previousDecrement = std::numeric_limits<double>::infinity();
+            return ChartOutcome::stepped;
+        }
+        s.converged = true;
+        return ChartOutcome::converged;
+    }
+    double alpha = 1.0;
+    for (int k = 0; k < 12; ++k) {
+        const Vec3 trial = alpha == 1.0 ? full : chart.normal(chart.z0 + alpha * dz);
+        const double predicted = g.dot(turnOf(trial)); // first-order change of f
+        Vec3 p1, p2;
+        const double fTrial = overlapAlongSides(body1, body2, trial, p1, p2);
+        if (predicted < 0.0 && fTrial <= s.overlap + 1e-4 * predicted) {
+            s.normal = trial;
+            s.overlap = fTrial;
+            s.point1 = p1;
+            s.point2 = p2;
+            previousDecrement = decrement;
+            // (as in solve: a full step from a tiny decrement lands on the minimum)
+            if (alpha == 1.0 && decrement <= settings.postStepTolerance && g.norm() <= 1e-3 * lengthScale) {
+                s.converged = true;
+                return ChartOutcome::converged;
+            }
+            return ChartOutcome::stepped;
+        }
+        // quadratic backtracking as in solve, with the actual first-order change
+        const double curvature = fTrial - s.overlap - predicted;
+        const double next = predicted < 0.0 && curvature > 0.0 ? -0.5 * predicted * alpha / curvature : 0.5 * alpha;
+        alpha = std::clamp(next, 0.1 * alpha, 0.5 * alpha);
+    }
+    return ChartOutcome::notTaken;
+}
+
 template <class Side1>
 CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec3& initialNormal,
                            const CommonNormalSettings& settings) {
@@ -151,6 +337,8 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
     // by ~1/(alpha-1) every iteration and each search backtracked from the
     // full step again (2-3 overlap evaluations per iteration; issue 21).
     double firstTrial = 1.0;
+    double lastOverlap = s.overlap;
+    int stalled = 0;
 
     for (;;) {
         Vec3 t1, t2;
@@ -162,7 +350,27 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
             return s;
         }
         if (s.iterations >= settings.maxIterations) return s;
+        // Stalled: three iterations in a row that lowered f by at most the
+        // depth tolerance. On a flat face the normal cannot resolve where
+        // the support point sits near the face centre, |s| < ~(1e-16)^(1/(p-1))
+        // (FaceChart.hpp), so |g| stays at that noise while f has converged
+        // (40 such iterations could not gain 1e-10 L). Only with face charts:
+        // they are what walks the normal onto the face normal.
+        if (settings.faceCharts) {
+            stalled = s.iterations > 0 && !(s.overlap < lastOverlap) ? stalled + 1 : 0;
+            lastOverlap = s.overlap;
+            if (stalled >= 3) {
+                s.converged = true;
+                return s;
+            }
+        }
         ++s.iterations;
+
+        if (settings.faceCharts) {
+            const ChartOutcome chart = chartStep(body1, body2, settings, lengthScale, t1, t2, g, previousDecrement, s);
+            if (chart == ChartOutcome::converged) return s;
+            if (chart == ChartOutcome::stepped) continue;
+        }
 
         // Hessian of f on the sphere: Rho1(n) + Rho2(-n) - f I.
         Mat2 h = body1.radii(s.point1, t1, t2, lengthScale) +
@@ -206,25 +414,7 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
             // leave the face; there the misfit |g| stays large. Probes along
             // -g of decreasing length tell the two apart (one that lowers f is
             // taken as the step and Newton goes on).
-            const double gNorm = g.norm();
-            bool escaped = false;
-            if (gNorm > 1e-3 * lengthScale) {
-                double angle = std::min(settings.maxStepAngle, gNorm / lengthScale);
-                for (int probe = 0; probe < 4 && !escaped; ++probe, angle *= 0.25) {
-                    const Vec3 trial =
-                        (s.normal - (angle / gNorm) * (g.x() * t1 + g.y() * t2)).normalized();
-                    Vec3 p1, p2;
-                    const double fTrial = overlapAlongSides(body1, body2, trial, p1, p2);
-                    if (fTrial < s.overlap - std::max(settings.depthTolerance,
-                                                      settings.stagnationDepthTolerance)) {
-                        s.normal = trial;
-                        s.overlap = fTrial;
-                        s.point1 = p1;
-                        s.point2 = p2;
-                        escaped = true;
-                    }
-                }
-            }
+            const bool escaped = escapeAlongMisfit(body1, body2, settings, lengthScale, t1, t2, g, s);
             if (!escaped) {
                 s.converged = true;
                 return s;

@@ -53,6 +53,9 @@ struct CommonNormalSettings {
     // Stop at the initial normal if it already separates the bodies
     // (f < 0: a separating axis proves them apart), reported as converged.
     bool stopWhenSeparated = false;
+    // Newton in the face coordinates of a flat body (FaceChart.hpp) where
+    // its support point lies on a face (blocky eps1 = eps2 < 1 shapes).
+    bool faceCharts = true;
 };
 
 struct CommonNormalSolution {

@@ -4,6 +4,7 @@
 // eccentric face contacts get the centre of the face overlap; depth and
 // normal are never changed; smooth shapes keep the support-point midpoint.
 #include "ContactTestSupport.hpp"
+#include "contact/CommonNormalNewton.hpp"
 #include "contact/ContactPatch.hpp"
 #include "contact/PairContact.hpp"
 #include "contact/PolygonWallContact.hpp"
@@ -120,8 +121,22 @@ TEST(ContactPatch, EccentricFaceFacePairUsesTheOverlapCentre) {
         EXPECT_NEAR(r.point.x(), 0.5 * dx, 1e-12 * 0.008) << dx;
         EXPECT_NEAR(r.point.y(), 0.0, 1e-12 * 0.008) << dx;
         EXPECT_NEAR(r.point.z(), 0.004 - 0.5e-4, 1e-12 * 0.004) << dx;
-        EXPECT_NEAR(r.depth, 1e-4, 1e-10 * 0.004);
-        EXPECT_NEAR(r.normal.z(), 1.0, 1e-12);
+        // The overlap along the face normal is 1e-4, an upper bound of the
+        // depth. Its exact minimum lies a hair off the face normal: tilting
+        // by theta toward B gains theta dx against the rounded faces' rise
+        // ~K |theta|^(2/(2-eps)), a minimum ~(dx / 2K)^9 rad away (K ~ a:
+        // ~1e-4 rad, ~1e-8 m shallower for dx = 6 mm). Newton in face
+        // charts finds it (issue 21); the angle iteration stopped on the face
+        // normal. Either way: no deeper than along the face normal, within
+        // 1e-3 of it, and a local minimum of the overlap.
+        EXPECT_LE(r.depth, 1e-4 + 1e-12 * 0.004) << dx;
+        EXPECT_GT(r.depth, 1e-4 * (1.0 - 1e-3)) << dx;
+        EXPECT_GT(r.normal.z(), std::cos(2e-4)) << dx;
+        const PosedBody a(s, pA), b(s, pB);
+        Vec3 t1, t2, p1, p2;
+        tangentBasis(r.normal, t1, t2);
+        for (const Vec3& t : {t1, t2, Vec3(-t1), Vec3(-t2)})
+            EXPECT_GE(overlapAlong(a, b, (r.normal + 1e-7 * t).normalized(), p1, p2), r.depth - 1e-12 * 0.004) << dx;
     }
 }
 

@@ -170,7 +170,6 @@ TEST(GeometryReuse, FlatPatchAnswersUseTheFlatTolerance) {
 TEST(GeometryReuse, FlatPatchWarmNormalFollowsTheFace) {
     const Superellipsoid big(0.006, 0.006, 0.005, 0.2, 0.2), small(0.004, 0.004, 0.004, 0.25, 0.25);
     const Vec3 xA = Vec3::Zero(), xB(0.0004, -0.0003, 0.009 - 3e-6);
-    int better = 0;
     for (int turnA = 0; turnA < 2; ++turnA)
         for (const Vec3& axis : {Vec3(1, 0.3, 0), Vec3(-0.2, 1, 0.1), Vec3(0.7, -0.7, 0.2)}) {
             const Quat qA = rotationBy(Vec3(0, 0, 1), 0.2), qB = rotationBy(Vec3(0, 0, 1), 0.9);
@@ -190,9 +189,11 @@ TEST(GeometryReuse, FlatPatchWarmNormalFollowsTheFace) {
             EXPECT_LE(a.depth, b.depth * (1.0 + 1e-9)) << turnA;
             EXPECT_LE(a.iterations, b.iterations) << turnA;
             EXPECT_NEAR(a.depth, cold.depth, 1e-3 * cold.depth) << turnA;
-            better += a.depth < 0.99 * b.depth;
+            // With face charts (issue 21) the stale start reaches the same
+            // minimum too; the angle iteration alone stopped short where A's
+            // face turned (3 of these 6 cases, 7-10 % too deep).
+            EXPECT_NEAR(b.depth, cold.depth, 1e-3 * cold.depth) << turnA;
         }
-    EXPECT_GE(better, 3); // the stale start stops short where A's face turned
 }
 
 // Pairs apart by their boxes: the stored gap is a certificate. Random

@@ -1,0 +1,67 @@
+#include "contact/FaceChart.hpp"
+
+#include "geometry/FastPow.hpp"
+
+namespace sef {
+
+namespace {
+
+double signOf(double t) { return t >= 0.0 ? 1.0 : -1.0; }
+
+} // namespace
+
+bool FaceChart::at(const PosedBody& body, double orientation, const Vec3& worldPoint, FaceChart& chart) {
+    const Superellipsoid& shape = body.shape;
+    if (!(shape.eps1() == shape.eps2() && shape.eps1() < 1.0)) return false;
+    const Vec3 x = body.toBody(worldPoint);
+    const Vec3 L = shape.halfAxes();
+    const Vec3 y = x.cwiseQuotient(L);
+    int k = 0;
+    for (int i = 1; i < 3; ++i)
+        if (std::abs(y[i]) > std::abs(y[k])) k = i;
+    const double top = std::abs(y[k]);
+    if (!(top > 0.0) || !isFinite(y)) return false;
+    chart.body_ = &body;
+    chart.orientation_ = orientation;
+    chart.p_ = shape.n1();
+    // (1e-8 / (p-1))^(1/(p-2)), kept for the last p (one pow per shape, not per call)
+    static thread_local double lastP = 0.0, lastResolvable = 0.0;
+    if (chart.p_ != lastP) {
+        lastP = chart.p_;
+        lastResolvable = std::pow(1e-8 / (chart.p_ - 1.0), 1.0 / (chart.p_ - 2.0));
+    }
+    chart.resolvable_ = lastResolvable;
+    chart.k_ = k;
+    chart.lateral_[0] = (k + 1) % 3;
+    chart.lateral_[1] = (k + 2) % 3;
+    chart.sigma_ = signOf(y[k]);
+    chart.s_ = Vec2(y[chart.lateral_[0]] / top, y[chart.lateral_[1]] / top);
+    return true;
+}
+
+Vec3 FaceChart::outwardBody(const Vec2& s, double& norm) const {
+    const Vec3 L = body_->shape.halfAxes();
+    Vec3 mu;
+    mu[k_] = sigma_ / L[k_];
+    for (int j = 0; j < 2; ++j) {
+        const int i = lateral_[j];
+        mu[i] = signOf(s[j]) * powNonNegative(std::abs(s[j]), p_ - 1.0) / L[i];
+    }
+    norm = mu.norm();
+    return mu;
+}
+
+Vec3 FaceChart::normal(const Vec2& s) const {
+    double norm;
+    const Vec3 mu = outwardBody(s, norm);
+    return (orientation_ / norm) * (body_->rotation * mu);
+}
+
+Vec3 FaceChart::planeNormal(int j, double z) const {
+    const Vec3 L = body_->shape.halfAxes();
+    const int i = lateral_[j];
+    const double power = signOf(z) * powNonNegative(std::abs(z), p_ - 1.0);
+    return body_->rotation.col(i) * (sigma_ * L[i]) - body_->rotation.col(k_) * (power * L[k_]);
+}
+
+} // namespace sef
