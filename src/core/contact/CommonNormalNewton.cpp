@@ -186,8 +186,9 @@ constexpr double kChartStep = 0.5;
 constexpr double kChartDifference = 1e-5;
 
 struct MixedChart {
-    const FaceChart* chart[2];
+    const FaceChart* chart[2]; // the unknowns' charts and axes
     int axis[2];
+    const FaceChart* ofBody[2]; // the charts of body 1 and body 2 (nullptr: none)
     Vec2 z0;
     double orientation; // n = orientation * unit(v1 x v2)
     Vec3 normal(const Vec2& z) const {
@@ -201,8 +202,10 @@ template <class Side1>
 bool pickMixedChart(const Side1& body1, const PosedBody& body2, const CommonNormalSolution& s,
                     FaceChart charts[2], MixedChart& mixed) {
     int count = 0;
-    if (body1.posed() != nullptr && FaceChart::at(*body1.posed(), 1.0, s.point1, charts[count])) ++count;
-    if (FaceChart::at(body2, -1.0, s.point2, charts[count])) ++count;
+    mixed.ofBody[0] = mixed.ofBody[1] = nullptr;
+    if (body1.posed() != nullptr && FaceChart::at(*body1.posed(), 1.0, s.point1, charts[count]))
+        mixed.ofBody[0] = &charts[count++];
+    if (FaceChart::at(body2, -1.0, s.point2, charts[count])) mixed.ofBody[1] = &charts[count++];
     if (count == 0) return false;
     struct Coordinate { int chart, axis; double size; Vec3 plane; };
     Coordinate c[4];
@@ -236,9 +239,72 @@ bool pickMixedChart(const Side1& body1, const PosedBody& body2, const CommonNorm
 
 enum class ChartOutcome { converged, stepped, notTaken };
 
-// One Newton iteration on the misfit g(z) in a mixed chart, with a
-// forward-difference Jacobian (two more overlap evaluations, in place of
-// the two radii of curvature of the angle iteration). The line search runs
+// The Jacobian dg/dz of the misfit in a mixed chart, in closed form:
+//   dg/dz = T^T dp1/dz - T^T dp2/dz - f D,  D = T^T dn/dz,
+// n = o (v_a x v_b) / |v_a x v_b|. A body with a chart moves its support
+// point by dx/ds (FaceChart::pointSlope) times ds/dz: 1 for the unknown it
+// is, and from n . v_j(s_j) = 0, ds_j/dz = -(dn/dz . v_j) / (n . v_j') for
+// its other coordinates. A body without one (a smooth or nested shape)
+// moves it by its radii of curvature: +-Rho D. False where a coordinate
+// that is not an unknown is too near its face centre for the normal to
+// resolve it (the division above is then noise); differences serve there.
+template <class Side1>
+bool chartJacobian(const Side1& body1, const PosedBody& body2, const MixedChart& chart,
+                   const CommonNormalSolution& s, double lengthScale, const Vec3& t1, const Vec3& t2,
+                   Mat2& J) {
+    const Vec3& n = s.normal;
+    const Vec3 va = chart.chart[0]->planeNormal(chart.axis[0], chart.z0.x());
+    const Vec3 vb = chart.chart[1]->planeNormal(chart.axis[1], chart.z0.y());
+    const double cross = va.cross(vb).norm();
+    Vec3 dn[2] = {chart.chart[0]->planeNormalSlope(chart.axis[0]).cross(vb),
+                  va.cross(chart.chart[1]->planeNormalSlope(chart.axis[1]))};
+    Mat2 D;
+    for (int m = 0; m < 2; ++m) {
+        dn[m] *= chart.orientation / cross;
+        dn[m] -= n.dot(dn[m]) * n;
+        D(0, m) = t1.dot(dn[m]);
+        D(1, m) = t2.dot(dn[m]);
+    }
+    Mat2 motion[2]; // T^T dp_i/dz of body 1 and body 2
+    for (int i = 0; i < 2; ++i) {
+        const FaceChart* c = chart.ofBody[i];
+        if (c == nullptr) {
+            const Mat2 rho = i == 0 ? body1.radii(s.point1, t1, t2, lengthScale)
+                                    : radiiOfCurvature(body2, body2.toBody(s.point2), t1, t2, lengthScale);
+            motion[i] = (i == 0 ? 1.0 : -1.0) * rho * D;
+            continue;
+        }
+        Vec3 dp[2] = {Vec3::Zero(), Vec3::Zero()};
+        for (int j = 0; j < 2; ++j) {
+            double ds[2]; // ds_j / dz_m
+            if (chart.chart[0] == c && chart.axis[0] == j) {
+                ds[0] = 1.0, ds[1] = 0.0;
+            } else if (chart.chart[1] == c && chart.axis[1] == j) {
+                ds[0] = 0.0, ds[1] = 1.0;
+            } else {
+                if (std::abs(c->coordinates()[j]) < c->resolvable()) return false;
+                const Vec3 v = c->planeNormal(j, c->coordinates()[j]);
+                const double slope = n.dot(c->planeNormalSlope(j));
+                if (!(std::abs(slope) > 0.0)) return false;
+                ds[0] = -dn[0].dot(v) / slope;
+                ds[1] = -dn[1].dot(v) / slope;
+            }
+            const Vec3 dx = c->pointSlope(j);
+            dp[0] += ds[0] * dx;
+            dp[1] += ds[1] * dx;
+        }
+        for (int m = 0; m < 2; ++m) {
+            motion[i](0, m) = t1.dot(dp[m]);
+            motion[i](1, m) = t2.dot(dp[m]);
+        }
+    }
+    J = motion[0] - motion[1] - s.overlap * D;
+    return isFinite(J);
+}
+
+// One Newton iteration on the misfit g(z) in a mixed chart, with the
+// closed-form Jacobian (chartJacobian; forward differences, two more
+// overlap evaluations, where it does not apply). The line search runs
 // along z0 + alpha dz; its decrease test uses the first-order change
 // g . T^T (n(alpha) - n) of the actual turn. notTaken: no chart step this
 // iteration (no chart, singular Jacobian, no descent, or a small decrement
@@ -259,13 +325,15 @@ ChartOutcome chartStep(const Side1& body1, const PosedBody& body2, const CommonN
         return Vec2(t1.dot(q), t2.dot(q));
     };
     Mat2 J;
-    for (int j = 0; j < 2; ++j) {
-        Vec2 z = chart.z0;
-        const double least = chart.chart[j]->resolvable();
-        const double h = std::abs(z[j]) >= least ? kChartDifference : (z[j] >= 0.0 ? least : -least);
-        z[j] += h;
-        Vec3 p1, p2;
-        J.col(j) = (misfitAt(chart.normal(z), p1, p2) - g) / h;
+    if (!chartJacobian(body1, body2, chart, s, lengthScale, t1, t2, J)) {
+        for (int j = 0; j < 2; ++j) {
+            Vec2 z = chart.z0;
+            const double least = chart.chart[j]->resolvable();
+            const double h = std::abs(z[j]) >= least ? kChartDifference : (z[j] >= 0.0 ? least : -least);
+            z[j] += h;
+            Vec3 p1, p2;
+            J.col(j) = (misfitAt(chart.normal(z), p1, p2) - g) / h;
+        }
     }
     const double det = J(0, 0) * J(1, 1) - J(0, 1) * J(1, 0);
     if (!(std::abs(det) > 0.0) || !std::isfinite(det)) return ChartOutcome::notTaken;

@@ -55,6 +55,10 @@ public:
     // Two such planes (of one body or of both) meet in one normal: the
     // mixed charts of CommonNormalNewton.cpp.
     Vec3 planeNormal(int j, double z) const;
+    // d planeNormal(j, z) / dz at the chart's own coordinate z = s_j.
+    Vec3 planeNormalSlope(int j) const;
+    // World derivative dx/ds_j of the surface point x(s) at the chart's s.
+    Vec3 pointSlope(int j) const;
 
 private:
     Vec3 outwardBody(const Vec2& s, double& norm) const; // mu(s) (body frame) and |mu|
@@ -65,6 +69,8 @@ private:
     double resolvable_ = 0.0;
     int k_ = 2, lateral_[2] = {0, 1};
     double sigma_ = 1.0; // side of the face along body axis k
+    double scale_ = 1.0; // |x_k| / L_k = (1 + |s_1|^p + |s_2|^p)^(-1/p)
+    Vec2 power_ = Vec2::Zero(); // sign(s_j) |s_j|^(p-1)
     Vec2 s_ = Vec2::Zero();
 };
 
