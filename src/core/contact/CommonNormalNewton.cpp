@@ -407,6 +407,11 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
     double firstTrial = 1.0;
     double lastOverlap = s.overlap;
     int stalled = 0;
+    // Face charts (and the stall stop that goes with them) only where a
+    // body is a blocky p-norm ball; every other pair takes the angle
+    // iteration exactly as before.
+    const bool charted = settings.faceCharts && ((body1.posed() != nullptr && FaceChart::applies(body1.posed()->shape)) ||
+                                                 FaceChart::applies(body2.shape));
 
     for (;;) {
         Vec3 t1, t2;
@@ -424,7 +429,7 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
         // (FaceChart.hpp), so |g| stays at that noise while f has converged
         // (40 such iterations could not gain 1e-10 L). Only with face charts:
         // they are what walks the normal onto the face normal.
-        if (settings.faceCharts) {
+        if (charted) {
             stalled = s.iterations > 0 && !(s.overlap < lastOverlap) ? stalled + 1 : 0;
             lastOverlap = s.overlap;
             if (stalled >= 3) {
@@ -434,7 +439,7 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
         }
         ++s.iterations;
 
-        if (settings.faceCharts) {
+        if (charted) {
             const ChartOutcome chart = chartStep(body1, body2, settings, lengthScale, t1, t2, g, previousDecrement, s);
             if (chart == ChartOutcome::converged) return s;
             if (chart == ChartOutcome::stepped) continue;

@@ -12,7 +12,7 @@ double signOf(double t) { return t >= 0.0 ? 1.0 : -1.0; }
 
 bool FaceChart::at(const PosedBody& body, double orientation, const Vec3& worldPoint, FaceChart& chart) {
     const Superellipsoid& shape = body.shape;
-    if (!(shape.eps1() == shape.eps2() && shape.eps1() < 1.0)) return false;
+    if (!applies(shape)) return false;
     const Vec3 x = body.toBody(worldPoint);
     const Vec3 L = shape.halfAxes();
     const Vec3 y = x.cwiseQuotient(L);

@@ -38,6 +38,8 @@ public:
     // common-normal problem, -1 for body 2). False if the body is not a
     // blocky p-norm ball (eps1 = eps2 < 1) or the point is not on a face.
     static bool at(const PosedBody& body, double orientation, const Vec3& worldPoint, FaceChart& chart);
+    // Whether a shape has face charts: eps1 = eps2 < 1.
+    static bool applies(const Superellipsoid& shape) { return shape.eps1() == shape.eps2() && shape.eps1() < 1.0; }
 
     const Vec2& coordinates() const { return s_; }
     // Smallest |s_j| that the world normal resolves to ~1e-8: the normal
