@@ -179,10 +179,10 @@ constexpr double kChartSpread = 0.95;
 constexpr double kChartPlaneSine = 0.2;
 // Largest Newton step in face coordinates (a face is 2 wide).
 constexpr double kChartStep = 0.5;
-// Forward-difference step of the Jacobian dg/dz (z ~ 1).
-// (1e-5: the truncation error stays ~1e-4 of the Jacobian; a coordinate
+// Forward-difference step of the Jacobian dg/dz (z ~ 1) where its closed
+// form does not apply (1e-5: truncation ~1e-4 of the Jacobian; a coordinate
 // below FaceChart::resolvable() is stepped to that size, away from zero, as
-// the normal cannot resolve a smaller one.)
+// the normal cannot resolve a smaller one).
 constexpr double kChartDifference = 1e-5;
 // Post-step stop of a full chart step, relative to postStepTolerance.
 constexpr double kChartPostStep = 100.0;
@@ -430,12 +430,12 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
             return s;
         }
         if (s.iterations >= settings.maxIterations) return s;
-        // Stalled: three iterations in a row that lowered f by at most the
-        // depth tolerance. On a flat face the normal cannot resolve where
-        // the support point sits near the face centre, |s| < ~(1e-16)^(1/(p-1))
-        // (FaceChart.hpp), so |g| stays at that noise while f has converged
-        // (40 such iterations could not gain 1e-10 L). Only with face charts:
-        // they are what walks the normal onto the face normal.
+        // Stalled: three iterations in a row that did not lower f at all.
+        // On a flat face the normal cannot resolve where the support point
+        // sits near the face centre, |s| < ~(1e-16)^(1/(p-1)) (FaceChart.hpp),
+        // so |g| stays at that noise while f has converged, and the angle
+        // iteration's steps are accepted without changing f. Only with face
+        // charts: they are what walks the normal onto a face normal.
         if (charted) {
             stalled = s.iterations > 0 && !(s.overlap < lastOverlap) ? stalled + 1 : 0;
             lastOverlap = s.overlap;

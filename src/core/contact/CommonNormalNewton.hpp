@@ -25,6 +25,12 @@
 // function decreases; here the backtracking factor comes from a quadratic
 // interpolation, clamped to [1/10, 1/2]).
 //
+// Blocky p-norm balls (eps1 = eps2 < 1): where a support point lies on a
+// flat face, f ~ |angle|^(2/(2-eps)) and Newton on the angle converges only
+// linearly; there the iteration runs in face coordinates of the flat bodies
+// instead (FaceChart.hpp; CommonNormalNewton.cpp, chartStep), in which the
+// misfit is smooth and Newton converges quadratically (issue 21).
+//
 // Stopping: |g| below gradientTolerance; or the Newton decrement below
 // depthTolerance; or, where it only falls linearly (flat faces of blocky
 // shapes: f ~ |angle|^(2/(2-eps))), below stagnationDepthTolerance; or a
