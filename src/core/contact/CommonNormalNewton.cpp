@@ -193,9 +193,11 @@ struct MixedChart {
     const FaceChart* ofBody[2]; // the charts of body 1 and body 2 (nullptr: none)
     Vec2 z0;
     double orientation; // n = orientation * unit(v1 x v2)
+    // (zero where the two planes are parallel: no normal; never divided by)
     Vec3 normal(const Vec2& z) const {
         const Vec3 v = chart[0]->planeNormal(axis[0], z.x()).cross(chart[1]->planeNormal(axis[1], z.y()));
-        return (orientation / v.norm()) * v;
+        const double norm = v.norm();
+        return norm > 0.0 ? Vec3((orientation / norm) * v) : Vec3(Vec3::Zero());
     }
 };
 
@@ -333,18 +335,22 @@ ChartOutcome chartStep(const Side1& body1, const PosedBody& body2, const CommonN
             const double least = chart.chart[j]->resolvable();
             const double h = std::abs(z[j]) >= least ? kChartDifference : (z[j] >= 0.0 ? least : -least);
             z[j] += h;
+            const Vec3 n = chart.normal(z);
+            if (!(n.squaredNorm() > 0.0)) return ChartOutcome::notTaken;
             Vec3 p1, p2;
-            J.col(j) = (misfitAt(chart.normal(z), p1, p2) - g) / h;
+            J.col(j) = (misfitAt(n, p1, p2) - g) / h;
         }
     }
+    // (a near-singular J would overflow dz, and OpenFOAM traps overflow)
     const double det = J(0, 0) * J(1, 1) - J(0, 1) * J(1, 0);
-    if (!(std::abs(det) > 0.0) || !std::isfinite(det)) return ChartOutcome::notTaken;
+    if (!(std::abs(det) > 1e-24 * J.squaredNorm()) || !std::isfinite(det)) return ChartOutcome::notTaken;
     Vec2 dz(-(J(1, 1) * g.x() - J(0, 1) * g.y()) / det, -(J(0, 0) * g.y() - J(1, 0) * g.x()) / det);
     const double dzNorm = dz.lpNorm<Eigen::Infinity>();
     if (!std::isfinite(dzNorm)) return ChartOutcome::notTaken;
     if (dzNorm > kChartStep) dz *= kChartStep / dzNorm;
     const auto turnOf = [&](const Vec3& n) { return Vec2(t1.dot(n - s.normal), t2.dot(n - s.normal)); };
     const Vec3 full = chart.normal(chart.z0 + dz);
+    if (!(full.squaredNorm() > 0.0)) return ChartOutcome::notTaken;
     const double decrement = -g.dot(turnOf(full));
     if (!(decrement > 0.0)) return ChartOutcome::notTaken;
     // The stopping tests of the angle iteration (solve, below) on this
@@ -365,6 +371,7 @@ ChartOutcome chartStep(const Side1& body1, const PosedBody& body2, const CommonN
     double alpha = 1.0;
     for (int k = 0; k < 12; ++k) {
         const Vec3 trial = alpha == 1.0 ? full : chart.normal(chart.z0 + alpha * dz);
+        if (!(trial.squaredNorm() > 0.0)) break;
         const double predicted = g.dot(turnOf(trial)); // first-order change of f
         Vec3 p1, p2;
         const double fTrial = overlapAlongSides(body1, body2, trial, p1, p2);
