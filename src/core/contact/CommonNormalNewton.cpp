@@ -207,9 +207,9 @@ bool pickMixedChart(const Side1& body1, const PosedBody& body2, const CommonNorm
                     FaceChart charts[2], MixedChart& mixed) {
     int count = 0;
     mixed.ofBody[0] = mixed.ofBody[1] = nullptr;
-    if (body1.posed() != nullptr && FaceChart::at(*body1.posed(), 1.0, s.point1, charts[count]))
+    if (body1.posed() != nullptr && FaceChart::at(*body1.posed(), s.point1, charts[count]))
         mixed.ofBody[0] = &charts[count++];
-    if (FaceChart::at(body2, -1.0, s.point2, charts[count])) mixed.ofBody[1] = &charts[count++];
+    if (FaceChart::at(body2, s.point2, charts[count])) mixed.ofBody[1] = &charts[count++];
     if (count == 0) return false;
     struct Coordinate { int chart, axis; double size; Vec3 plane; };
     Coordinate c[4];

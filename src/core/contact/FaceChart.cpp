@@ -10,7 +10,7 @@ double signOf(double t) { return t >= 0.0 ? 1.0 : -1.0; }
 
 } // namespace
 
-bool FaceChart::at(const PosedBody& body, double orientation, const Vec3& worldPoint, FaceChart& chart) {
+bool FaceChart::at(const PosedBody& body, const Vec3& worldPoint, FaceChart& chart) {
     const Superellipsoid& shape = body.shape;
     if (!applies(shape)) return false;
     const Vec3 x = body.toBody(worldPoint);
@@ -22,7 +22,6 @@ bool FaceChart::at(const PosedBody& body, double orientation, const Vec3& worldP
     const double top = std::abs(y[k]);
     if (!(top > 0.0) || !isFinite(y)) return false;
     chart.body_ = &body;
-    chart.orientation_ = orientation;
     chart.p_ = shape.n1();
     // (1e-8 / (p-1))^(1/(p-2)), kept for the last p (one pow per shape, not per call)
     static thread_local double lastP = 0.0, lastResolvable = 0.0;
@@ -40,24 +39,6 @@ bool FaceChart::at(const PosedBody& body, double orientation, const Vec3& worldP
     for (int j = 0; j < 2; ++j)
         chart.power_[j] = signOf(chart.s_[j]) * powNonNegative(std::abs(chart.s_[j]), chart.p_ - 1.0);
     return true;
-}
-
-Vec3 FaceChart::outwardBody(const Vec2& s, double& norm) const {
-    const Vec3 L = body_->shape.halfAxes();
-    Vec3 mu;
-    mu[k_] = sigma_ / L[k_];
-    for (int j = 0; j < 2; ++j) {
-        const int i = lateral_[j];
-        mu[i] = signOf(s[j]) * powNonNegative(std::abs(s[j]), p_ - 1.0) / L[i];
-    }
-    norm = mu.norm();
-    return mu;
-}
-
-Vec3 FaceChart::normal(const Vec2& s) const {
-    double norm;
-    const Vec3 mu = outwardBody(s, norm);
-    return (orientation_ / norm) * (body_->rotation * mu);
 }
 
 Vec3 FaceChart::planeNormal(int j, double z) const {

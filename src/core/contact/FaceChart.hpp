@@ -34,10 +34,10 @@ using Vec2 = Eigen::Vector2d; // (as in CommonNormalNewton.hpp)
 class FaceChart {
 public:
     // The chart of `body` at its surface point `worldPoint` (the support
-    // point along orientation * n, orientation = +1 for body 1 of the
-    // common-normal problem, -1 for body 2). False if the body is not a
-    // blocky p-norm ball (eps1 = eps2 < 1) or the point is not on a face.
-    static bool at(const PosedBody& body, double orientation, const Vec3& worldPoint, FaceChart& chart);
+    // point of the current normal, or of its opposite for body 2 of the
+    // common-normal problem). False if the body is not a blocky p-norm ball
+    // (eps1 = eps2 < 1).
+    static bool at(const PosedBody& body, const Vec3& worldPoint, FaceChart& chart);
     // Whether a shape has face charts: eps1 = eps2 < 1.
     static bool applies(const Superellipsoid& shape) { return shape.eps1() == shape.eps2() && shape.eps1() < 1.0; }
 
@@ -46,10 +46,6 @@ public:
     // turns by (p-1) |s|^(p-2) per unit of s, and a world normal carries
     // ~1e-16 of rounding (0.075 at eps = 0.2, 0.033 at eps = 0.25).
     double resolvable() const { return resolvable_; }
-
-    // The unit common normal n (world) whose support point of the body has
-    // face coordinates s (n = orientation * outward normal).
-    Vec3 normal(const Vec2& s) const;
 
     // A world vector v with n . v = 0 for every normal whose face
     // coordinate j is z (a plane of directions through the origin): from
@@ -63,10 +59,7 @@ public:
     Vec3 pointSlope(int j) const;
 
 private:
-    Vec3 outwardBody(const Vec2& s, double& norm) const; // mu(s) (body frame) and |mu|
-
     const PosedBody* body_ = nullptr;
-    double orientation_ = 1.0;
     double p_ = 2.0;
     double resolvable_ = 0.0;
     int k_ = 2, lateral_[2] = {0, 1};

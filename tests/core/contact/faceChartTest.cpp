@@ -16,9 +16,9 @@ Vec3 nearFaceNormal(std::mt19937& rng, const PosedBody& b, double tilt, double s
     return (b.rotation * Vec3(u(rng), u(rng), side)).normalized();
 }
 
-// The chart inverts the support map: its normal at the support point's face
-// coordinates is the direction that gave the point, and both planes of the
-// point's coordinates contain that normal.
+// The chart inverts the support map: the planes of the support point's two
+// face coordinates (FaceChart::planeNormal) both contain the direction that
+// gave the point, and so meet in it (the normal of a mixed chart).
 TEST(FaceChart, InvertsTheSupportMap) {
     std::mt19937 rng(5);
     for (double eps : {0.2, 0.25, 0.5, 0.8}) {
@@ -27,14 +27,15 @@ TEST(FaceChart, InvertsTheSupportMap) {
             const Pose pose = test::makePose(0.01 * test::randomUnit(rng), test::randomRotation(rng));
             const PosedBody b(s, pose);
             for (double orientation : {1.0, -1.0}) {
-                const Vec3 n = nearFaceNormal(rng, b, 0.3, k % 2 ? 1.0 : -1.0);
+                const Vec3 n = orientation * nearFaceNormal(rng, b, 0.3, k % 2 ? 1.0 : -1.0);
                 FaceChart chart;
-                ASSERT_TRUE(FaceChart::at(b, orientation, b.support(orientation * n), chart));
-                EXPECT_LT((chart.normal(chart.coordinates()) - n).norm(), 1e-12) << eps; // (the common normal: orientation * outward)
+                ASSERT_TRUE(FaceChart::at(b, b.support(n), chart));
+                Vec3 v[2];
                 for (int j = 0; j < 2; ++j) {
-                    const Vec3 v = chart.planeNormal(j, chart.coordinates()[j]);
-                    EXPECT_LT(std::abs(v.dot(n)) / v.norm(), 1e-12) << eps;
+                    v[j] = chart.planeNormal(j, chart.coordinates()[j]).normalized();
+                    EXPECT_LT(std::abs(v[j].dot(n)), 1e-12) << eps;
                 }
+                EXPECT_LT(v[0].cross(v[1]).normalized().cross(n).norm(), 1e-12) << eps;
             }
         }
     }
@@ -48,7 +49,7 @@ TEST(FaceChart, OnlyBlockyBalls) {
         diamond(0.008, 0.005, 0.004, 1.8, 1.8);
     for (const Superellipsoid* s : {&ellipsoid, &nested, &diamond}) {
         const PosedBody b(*s, pose);
-        EXPECT_FALSE(FaceChart::at(b, 1.0, b.support(Vec3(0.1, 0.2, 1.0)), chart));
+        EXPECT_FALSE(FaceChart::at(b, b.support(Vec3(0.1, 0.2, 1.0)), chart));
     }
 }
 
