@@ -695,14 +695,22 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
             ++stats.reusedPairs;
             slot = warm.recordCarried(*previous, r.normal); // keeps the reference
         } else if (previous && previous->hasReference && previous->referenceDepth < 0.0 &&
+                   apartWithinMotionBound(*previous, poseA, poseB, radius[b],
+                                          kSeparatingAxisMargin * std::min(radius[a], radius[b]))) {
+            // apart along the last exact normal (PairGeometryReuse.hpp)
+            ++stats.reusedPairs;
+            warm.recordCarried(*previous, previous->normal); // keeps the reference
+            return;
+        } else if (previous && previous->hasReference && previous->referenceDepth < 0.0 &&
                    separatedAlongReference(
                        *previous,
                        PosedBody(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation}),
                        PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}),
                        kSeparatingAxisMargin * std::min(radius[a], radius[b]), r)) {
-            // apart along the last exact normal (PairGeometryReuse.hpp)
+            // apart along the last exact normal, with the reference moved
+            // to now (the motion bound above then holds for a while)
             ++stats.reusedPairs;
-            warm.recordCarried(*previous, previous->normal); // keeps the reference
+            refreshApartReference(warm.slot(warm.recordCarried(*previous, previous->normal)), poseA, poseB, r);
             return;
         } else {
             // (a zero normal: cold, but the patch guesses still come out)

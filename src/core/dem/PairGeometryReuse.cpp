@@ -113,10 +113,27 @@ bool separatedAlongReference(const WarmStartEntry& e, const PosedBody& A, const 
     r.contact = false;
     r.depth = f; // an upper bound of the (negative) exact depth
     r.normal = n;
+    r.surfacePoint1 = pA;
+    r.surfacePoint2 = pB;
     r.rimCount = 0;
     r.iterations = 0;
     r.onFlatPatch = false;
     return true;
+}
+
+bool apartWithinMotionBound(const WarmStartEntry& e, const PairPose& A, const PairPose& B,
+                            double radiusB, double margin) {
+    if (!e.hasReference || !(e.referenceDepth < -margin)) return false;
+    const Vec3 moved = A.rotation.transpose() * (B.position - A.position) - e.relativePosition;
+    const Quat turned = e.relativeOrientation.conjugate() * (A.orientation.conjugate() * B.orientation);
+    return e.referenceDepth + moved.norm() + 2.0 * radiusB * turned.vec().norm() < -margin;
+}
+
+void refreshApartReference(WarmStartEntry& e, const PairPose& A, const PairPose& B, const ContactResult& r) {
+    e.relativeOrientation = A.orientation.conjugate() * B.orientation;
+    e.relativePosition = A.rotation.transpose() * (B.position - A.position);
+    e.supportB = B.rotation.transpose() * (r.surfacePoint2 - B.position);
+    e.referenceDepth = r.depth;
 }
 
 Vec3 flatPatchWarmNormal(const WarmStartEntry& e, const PosedBody& A, const PosedBody& B) {

@@ -55,7 +55,9 @@ struct WarmStartEntry {
     bool resting = false;            // the impulse belongs to a resting contact (may warm-start)
     // Pairs: the last EXACT narrow-phase answer, in the body frame of the
     // smaller id A (dem/PairGeometryReuse.hpp): relative pose of B in A's
-    // frame, normal in A's frame, support points in each body frame.
+    // frame, normal in A's frame, support points in each body frame. (An
+    // apart answer's pose, depth and B point move on with each
+    // separatedAlongReference along the same normal: refreshApartReference.)
     bool hasReference = false;
     bool flatReference = false;                  // the answer was a flat-patch centre
     Quat relativeOrientation = Quat::Identity(); // q_A^-1 q_B

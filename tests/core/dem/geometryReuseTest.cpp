@@ -298,5 +298,65 @@ TEST(GeometryReuse, ApartPairsStayApartWithinTheTolerance) {
     EXPECT_GT(answered, 1000);
 }
 
+
+// Pairs apart at an exact answer, then moved step by step (B moved and
+// turned, A turned): whenever the motion bound (apartWithinMotionBound)
+// says "apart", separatedAlongReference says so too (the overlap along the
+// reference normal is below -margin) and the exact query finds no contact;
+// where separatedAlongReference answers, the reference is moved to now
+// (refreshApartReference) and then reproduces that answer: reused at the
+// same pose it is the same overlap, and the motion bound starts from it.
+TEST(GeometryReuse, MotionBoundAgreesWithTheSeparatingAxis) {
+    std::mt19937 rng(41);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0), eps(0.2, 1.8), half(0.001, 0.004);
+    PairContactOptions exactOnly;
+    exactOnly.boundingVolumeRejection = false;
+    int bounded = 0, refreshed = 0, pairs = 0;
+    for (int k = 0; k < 300; ++k) {
+        const Superellipsoid A(half(rng), half(rng), half(rng), eps(rng), eps(rng));
+        const Superellipsoid B(half(rng), half(rng), half(rng), eps(rng), eps(rng));
+        Quat qA = Quat(unit(rng), unit(rng), unit(rng), unit(rng)).normalized();
+        Quat qB = Quat(unit(rng), unit(rng), unit(rng), unit(rng)).normalized();
+        const Vec3 xA(unit(rng), unit(rng), unit(rng));
+        const double reach = A.boundingRadius() + B.boundingRadius();
+        Vec3 xB = xA + 0.8 * reach * Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+        const ContactResult first = detectPairContact(A, Pose{xA, qA}, B, Pose{xB, qB}, nullptr, exactOnly);
+        if (first.status != ContactStatus::newton || first.contact) continue;
+        ++pairs;
+        WarmStartEntry e;
+        e.normal = first.normal;
+        storePairReference(e, posed(xA, qA), posed(xB, qB), first);
+        const double margin = 1e-2 * std::min(A.boundingRadius(), B.boundingRadius());
+        for (int m = 0; m < 30; ++m) {
+            const double size = -first.depth * std::pow(10.0, -3.0 + 3.0 * (m % 6) / 5.0); // 1e-3 .. 1 gaps
+            xB += size * Vec3(unit(rng), unit(rng), unit(rng)).normalized();
+            qB = rotationBy(Vec3(unit(rng), unit(rng), unit(rng)), size / B.boundingRadius()) * qB;
+            qA = rotationBy(Vec3(unit(rng), unit(rng), unit(rng)), 0.3 * size / reach) * qA;
+            const PosedBody bodyA(A, Pose{xA, qA}), bodyB(B, Pose{xB, qB});
+            ContactResult along;
+            const bool separated = separatedAlongReference(e, bodyA, bodyB, margin, along);
+            if (apartWithinMotionBound(e, posed(xA, qA), posed(xB, qB), B.boundingRadius(), margin)) {
+                ++bounded;
+                ASSERT_TRUE(separated) << "pair " << k << " move " << m;
+                const ContactResult exact = detectPairContact(A, Pose{xA, qA}, B, Pose{xB, qB}, nullptr, exactOnly);
+                ASSERT_FALSE(exact.contact) << "pair " << k << " move " << m;
+                continue;
+            }
+            if (!separated) break; // the exact query's turn: a new reference
+            ++refreshed;
+            refreshApartReference(e, posed(xA, qA), posed(xB, qB), along);
+            ContactResult reused;
+            ASSERT_TRUE(reusePairReference(e, posed(xA, qA), posed(xB, qB), 1e-5, 1e-4,
+                                           std::min(A.boundingRadius(), B.boundingRadius()), reused));
+            EXPECT_FALSE(reused.contact);
+            EXPECT_NEAR(reused.depth, along.depth, 1e-12 * reach) << "pair " << k << " move " << m;
+            EXPECT_TRUE(apartWithinMotionBound(e, posed(xA, qA), posed(xB, qB), B.boundingRadius(), margin));
+        }
+    }
+    EXPECT_GT(pairs, 100);
+    EXPECT_GT(bounded, 5 * pairs);   // small motions pass the bound
+    EXPECT_GT(refreshed, pairs);     // larger ones need the support calls
+}
+
 } // namespace
 } // namespace sef::dem
