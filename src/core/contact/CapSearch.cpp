@@ -52,9 +52,24 @@ void CapSearch::receive(const Vec3& p) {
         receiveSilhouette(p);
 }
 
+// Drop ratios D / topHeight that are certainly within kDropTolerance in
+// log (the bounds of exp(+-tolerance) pulled in by far more than their
+// rounding): accepted without the log, whose answer they would not change.
+// Why: three quarters of the warm searches end at their first support
+// point, and the log was a fifth of such a search's own time (issue 21).
+namespace {
+const double kSurelyAboveRatio = std::exp(-kDropTolerance) * (1.0 + 1e-12);
+const double kSurelyBelowRatio = std::exp(kDropTolerance) * (1.0 - 1e-12);
+} // namespace
+
 void CapSearch::receiveStep(const Vec3& p) {
     const double drop = top_ - up_.dot(p);
-    const double f = drop > 0.0 ? std::log(drop / topHeight_) : -kInf;
+    const double ratio = drop / topHeight_;
+    if (ratio >= kSurelyAboveRatio && ratio <= kSurelyBelowRatio) {
+        finish(p, x_, CapReach{drop, t_.dot(p)});
+        return;
+    }
+    const double f = drop > 0.0 ? std::log(ratio) : -kInf;
     f_ = f;
     if (std::fabs(f) <= kDropTolerance) {
         finish(p, x_, CapReach{drop, t_.dot(p)});
