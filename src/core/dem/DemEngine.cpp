@@ -702,7 +702,8 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
             return;
         } else if (previous && settings.contactReuseTolerance > 0.0 &&
             reusePairReference(*previous, poseA, poseB, settings.contactReuseTolerance,
-                               settings.flatContactReuseTolerance, std::min(radius[a], radius[b]), r)) {
+                               settings.flatContactReuseTolerance, std::min(radius[a], radius[b]), r,
+                               settings.flatContactReuseTranslation)) {
             ++stats.reusedPairs;
             carried = true;
             slot = warm.recordCarried(*previous, r.normal); // keeps the reference
@@ -804,7 +805,8 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
             bool carried = false;
             if (e && settings.contactReuseTolerance > 0.0 &&
                 reuseWallReference(*e, particlePose, settings.contactReuseTolerance,
-                                   settings.flatContactReuseTolerance, radius[i], r)) {
+                                   settings.flatContactReuseTolerance, radius[i], r,
+                                   settings.flatContactReuseTranslation)) {
                 ++stats.reusedWalls;
                 carried = true;
                 slot = warm.recordCarried(*e, r.normal); // keeps the reference

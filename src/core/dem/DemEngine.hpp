@@ -67,6 +67,10 @@ struct EngineSettings {
     double contactReuseTolerance = 1e-5;
     // The same for an answer on a flat patch (blocky shapes, eps < ~0.5).
     double flatContactReuseTolerance = 1e-4;
+    // The translation part of that for a flat-patch answer: a translation
+    // leaves its depth exact and moves its patch points by at most itself
+    // (dem/PairGeometryReuse.hpp). Negative: flatContactReuseTolerance.
+    double flatContactReuseTranslation = 1e-3;
     // Systems with at least this many particles are processed in spatial
     // (grid-cell) order for memory locality; smaller ones in particle order.
     // 0: never sort.

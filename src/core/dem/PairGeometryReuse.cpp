@@ -2,22 +2,44 @@
 
 #include "contact/CommonNormalNewton.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sef::dem {
 
 namespace {
 
+// The translation tolerance of an answer (the flat one: its own, or the
+// rotation's where none is given).
+double translationTolerance(const WarmStartEntry& e, double curvedTolerance, double flatTolerance,
+                            double flatTranslation) {
+    if (!e.flatReference) return curvedTolerance;
+    return flatTranslation >= 0.0 ? flatTranslation : flatTolerance;
+}
+
 // The reuse gate shared by pairs and walls: the pose (relative to A, or the
-// world pose for walls) moved by at most tolerance * radius and turned by at
-// most tolerance rad since the reference; the tolerance is the flat one for
-// a flat-patch answer.
+// world pose for walls) moved by at most tolerance * radius and turned by
+// at most tolerance rad since the reference, the tolerance the flat one for
+// a flat-patch answer; a flat answer's move across its normal (normal:
+// n_A, the normal in A's frame for pairs, the world one for walls) may
+// reach the flat translation tolerance. (Along the normal a move changes
+// the depth, and the patch with it: the patch of a flat face grows like
+// depth^(1/p).)
 bool withinTolerance(const WarmStartEntry& e, const Vec3& position, const Quat& orientation,
-                     double curvedTolerance, double flatTolerance, double radius) {
+                     double curvedTolerance, double flatTolerance, double flatTranslation, double radius,
+                     const Vec3& normal) {
     if (!e.hasReference) return false;
     const double tolerance = e.flatReference ? flatTolerance : curvedTolerance;
-    if ((position - e.relativePosition).squaredNorm() > tolerance * tolerance * radius * radius)
-        return false;
+    if (!(tolerance > 0.0)) return false; // 0: no reuse of this kind of answer
+    const Vec3 moved = position - e.relativePosition;
+    if (!e.flatReference || !(flatTranslation >= 0.0)) {
+        if (moved.squaredNorm() > tolerance * tolerance * radius * radius) return false;
+    } else {
+        const double along = normal.dot(moved);
+        if (along * along > tolerance * tolerance * radius * radius) return false;
+        if ((moved - along * normal).squaredNorm() > flatTranslation * flatTranslation * radius * radius)
+            return false;
+    }
     // rotation angle of q_ref^-1 q: 2 asin|vec| ~ 2 |vec|
     const Quat change = e.relativeOrientation.conjugate() * orientation;
     return 4.0 * change.vec().squaredNorm() <= tolerance * tolerance;
@@ -74,16 +96,18 @@ void storePairReference(WarmStartEntry& e, const PairPose& A, const PairPose& B,
 
 bool reusePairReference(const WarmStartEntry& e, const PairPose& A, const PairPose& B,
                         double curvedTolerance, double flatTolerance, double minRadius,
-                        ContactResult& r) {
+                        ContactResult& r, double flatTranslation) {
     if (!withinTolerance(e, A.rotation.transpose() * (B.position - A.position),
                          A.orientation.conjugate() * B.orientation, curvedTolerance, flatTolerance,
-                         minRadius))
+                         flatTranslation, minRadius, e.normalInA))
         return false;
     // Apart by more than the reused depth can change within the tolerance
     // (B's stored point moves by at most tolerance (r_min + |p_B|) in A's
     // frame): "no contact" without evaluating it. A third of the candidate
     // pairs of a settled bed.
-    const double tolerance = e.flatReference ? flatTolerance : curvedTolerance;
+    const double tolerance =
+        std::max(e.flatReference ? flatTolerance : curvedTolerance,
+                 translationTolerance(e, curvedTolerance, flatTolerance, flatTranslation));
     if (e.referenceDepth < 0.0 &&
         e.referenceDepth * e.referenceDepth >
             4.0 * tolerance * tolerance * (minRadius * minRadius + e.supportB.squaredNorm())) {
@@ -172,8 +196,9 @@ void storeWallReference(WarmStartEntry& e, const PairPose& P, const ContactResul
 }
 
 bool reuseWallReference(const WarmStartEntry& e, const PairPose& P, double curvedTolerance,
-                        double flatTolerance, double radius, ContactResult& r) {
-    if (!withinTolerance(e, P.position, P.orientation, curvedTolerance, flatTolerance, radius))
+                        double flatTolerance, double radius, ContactResult& r, double flatTranslation) {
+    if (!withinTolerance(e, P.position, P.orientation, curvedTolerance, flatTolerance, flatTranslation,
+                         radius, e.normalInA)) // (the face's world normal)
         return false;
     const Vec3& n = e.normalInA; // from the wall into the domain
     const Vec3 particlePoint = P.position + P.rotation * e.supportA;

@@ -49,10 +49,17 @@ void storePairReference(WarmStartEntry& entry, const PairPose& A, const PairPose
 // If the reference of `entry` may be reused for the current poses, fills r
 // (normal from A to B) and returns true.
 // The tolerance is `flatTolerance` for an answer on a flat patch, else
-// `curvedTolerance`.
+// `curvedTolerance`; a flat answer's translation tolerance is
+// `flatTranslation` (negative: flatTolerance). Why a separate one (issue
+// 21): a relative translation leaves both support points along the stored
+// normal where they were in their body frames, and the minimum of the
+// overlap of a flat contact on the (face) normal, so the reused depth is
+// the exact one; only the stored patch points lag, by at most the
+// translation itself (within the patch outline's own accuracy at 1e-3). A
+// rotation turns the faces and errs by the angle times the patch width.
 bool reusePairReference(const WarmStartEntry& entry, const PairPose& A, const PairPose& B,
                         double curvedTolerance, double flatTolerance, double minRadius,
-                        ContactResult& r);
+                        ContactResult& r, double flatTranslation = -1.0);
 
 // Warm-start normal of an exact query for a pair whose last answer was on a
 // flat patch: that answer's normal turned with A or with B, whichever gives
@@ -125,6 +132,6 @@ void refreshApartReference(WarmStartEntry& entry, const PairPose& A, const PairP
 void storeWallReference(WarmStartEntry& entry, const PairPose& particle, const ContactResult& r);
 bool reuseWallReference(const WarmStartEntry& entry, const PairPose& particle,
                         double curvedTolerance, double flatTolerance, double radius,
-                        ContactResult& r);
+                        ContactResult& r, double flatTranslation = -1.0);
 
 } // namespace sef::dem

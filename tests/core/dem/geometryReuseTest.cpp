@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 namespace sef::dem {
@@ -356,6 +357,92 @@ TEST(GeometryReuse, MotionBoundAgreesWithTheSeparatingAxis) {
     EXPECT_GT(pairs, 100);
     EXPECT_GT(bounded, 5 * pairs);   // small motions pass the bound
     EXPECT_GT(refreshed, pairs);     // larger ones need the support calls
+}
+
+
+// Flat-patch answers under a relative translation of up to 1e-3 of the
+// smaller bounding radius (flatContactReuseTranslation), no rotation:
+// face-on-face, edge-on-face and corner-on-face blocks (eps 0.2 to 0.5). A
+// translation leaves both support points along the stored normal where
+// they were in their body frames, and a flat contact's minimum of the
+// overlap on the face normal, so the reused depth is the exact query's (to
+// the Newton tolerance); the stored patch points lag by at most the
+// translation (plus the outline's own search tolerance). The rotation
+// tolerance stays as it was: a turn beyond it is not reused.
+TEST(GeometryReuse, FlatPatchAnswersFollowTranslations) {
+    std::mt19937 rng(53);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    int checked = 0;
+    double worstDepth = 0.0, worstPoint = 0.0;
+    for (const double eps : {0.2, 0.25, 0.4, 0.5}) {
+        const Superellipsoid A(0.005, 0.004, 0.003, eps, eps), B(0.004, 0.004, 0.0035, eps, eps);
+        const double rMin = std::min(A.boundingRadius(), B.boundingRadius());
+        const double L = std::min(A.halfAxes().minCoeff(), B.halfAxes().minCoeff());
+        for (int k = 0; k < 60; ++k) {
+            // B above A's top face: aligned (face on face), turned about one
+            // horizontal axis (edge on face) or two (corner on face)
+            Quat qB = rotationBy(Vec3::UnitZ(), unit(rng));
+            if (k % 3 >= 1) qB = rotationBy(Vec3::UnitX(), 0.5 + 0.3 * unit(rng)) * qB;
+            if (k % 3 == 2) qB = rotationBy(Vec3::UnitY(), 0.5 + 0.3 * unit(rng)) * qB;
+            const Quat qA = Quat::Identity();
+            // height from B's lowest point, 2e-4 L of overlap
+            Vec3 pLow, pTop;
+            const PosedBody bodyB0(B, Pose{Vec3::Zero(), qB});
+            pLow = bodyB0.support(-Vec3::UnitZ());
+            const Vec3 xB(0.002 * unit(rng), 0.002 * unit(rng), A.c() - pLow.z() - 2e-4 * L);
+            const ContactResult exact0 = detectPairContact(A, Pose{Vec3::Zero(), qA}, B, Pose{xB, qB});
+            if (!exact0.contact || !exact0.onFlatPatch) continue;
+            WarmStartEntry e;
+            storePairReference(e, posed(Vec3::Zero(), qA), posed(xB, qB), exact0);
+            ASSERT_TRUE(e.flatReference);
+            for (int m = 0; m < 4; ++m) {
+                // across the normal (in the contact plane) up to the flat
+                // translation tolerance, along it within the flat tolerance
+                const Vec3 n = exact0.normal;
+                Vec3 across(unit(rng), unit(rng), unit(rng));
+                across -= n.dot(across) * n;
+                across *= 0.99e-3 * rMin / across.norm();
+                const Vec3 move = across + std::min(0.99e-4 * rMin, 0.5 * exact0.depth) * unit(rng) * n;
+                ContactResult reused;
+                ASSERT_TRUE(reusePairReference(e, posed(Vec3::Zero(), qA), posed(xB + move, qB), 1e-5, 1e-4,
+                                               rMin, reused, 1e-3));
+                // not beyond either, nor with the flat tolerance for both
+                EXPECT_FALSE(reusePairReference(e, posed(Vec3::Zero(), qA), posed(xB + 1.02 * across, qB),
+                                                1e-5, 1e-4, rMin, reused, 1e-3));
+                EXPECT_FALSE(reusePairReference(e, posed(Vec3::Zero(), qA), posed(xB + 1.02e-4 * rMin * n, qB),
+                                                1e-5, 1e-4, rMin, reused, 1e-3));
+                EXPECT_FALSE(reusePairReference(e, posed(Vec3::Zero(), qA), posed(xB + move, qB), 1e-5, 1e-4,
+                                                rMin, reused));
+                ASSERT_TRUE(reusePairReference(e, posed(Vec3::Zero(), qA), posed(xB + move, qB), 1e-5, 1e-4,
+                                               rMin, reused, 1e-3));
+                const ContactResult exact1 =
+                    detectPairContact(A, Pose{Vec3::Zero(), qA}, B, Pose{xB + move, qB});
+                ASSERT_TRUE(exact1.contact);
+                ++checked;
+                worstDepth = std::max(worstDepth, std::fabs(reused.depth - exact1.depth) / L);
+                EXPECT_NEAR(reused.depth, exact1.depth, 1e-7 * L) << "eps " << eps << " pair " << k;
+                // The patch points: across the normal alone (a move along it
+                // changes the depth and the patch with it, within the flat
+                // tolerance as before) they lag by the move at most, plus
+                // the search tolerance of both outlines (kLateralTolerance:
+                // 2e-3 of the cap's reach, both answers).
+                ContactResult reusedAcross;
+                ASSERT_TRUE(reusePairReference(e, posed(Vec3::Zero(), qA), posed(xB + across, qB), 1e-5, 1e-4,
+                                               rMin, reusedAcross, 1e-3));
+                const ContactResult exactAcross =
+                    detectPairContact(A, Pose{Vec3::Zero(), qA}, B, Pose{xB + across, qB});
+                ASSERT_TRUE(exactAcross.contact);
+                EXPECT_NEAR(reusedAcross.depth, exactAcross.depth, 1e-7 * L) << "eps " << eps << " pair " << k;
+                const Vec3 offset = reusedAcross.point - exactAcross.point;
+                const Vec3 lateral = offset - exactAcross.normal.dot(offset) * exactAcross.normal;
+                worstPoint = std::max(worstPoint, lateral.norm() / (across.norm() + 4e-3 * L));
+            }
+        }
+    }
+    std::printf("flat translation reuse: %d checked, worst depth error %.3g L, worst lateral point "
+                "offset %.3g (move across + 4e-3 L)\n", checked, worstDepth, worstPoint);
+    EXPECT_GT(checked, 400);
+    EXPECT_LT(worstPoint, 1.0);
 }
 
 } // namespace
