@@ -22,6 +22,20 @@ Quat rotationBy(const Vec3& axis, double angle) {
     return Quat(Eigen::AngleAxisd(angle, axis.normalized()));
 }
 
+// Random shapes (half-axes 1-4 mm, eps from smallestEps to 1.8) and
+// orientations of the pair tests.
+Superellipsoid randomShape(std::mt19937& rng, double smallestEps) {
+    std::uniform_real_distribution<double> eps(smallestEps, 1.8), half(0.001, 0.004);
+    const double a = half(rng), b = half(rng), c = half(rng), e1 = eps(rng), e2 = eps(rng);
+    return Superellipsoid(a, b, c, e1, e2);
+}
+
+Quat randomOrientation(std::mt19937& rng) {
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    const double w = unit(rng), x = unit(rng), y = unit(rng), z = unit(rng);
+    return Quat(w, x, y, z).normalized();
+}
+
 // Ellipsoid pairs in shallow contact, then moved by a relative translation
 // delta (fraction of r_min) or rotated by theta: the reused depth is the
 // overlap along the stored normal with the stored points. Pure translation:
@@ -205,15 +219,13 @@ TEST(GeometryReuse, FlatPatchWarmNormalFollowsTheFace) {
 // is not vacuous) and large ones are not.
 TEST(GeometryReuse, SeparatedPairsStayApartWhileTheBoundSaysSo) {
     std::mt19937 rng(23);
-    std::uniform_real_distribution<double> unit(-1.0, 1.0), eps(0.3, 1.8), half(0.001, 0.004);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
     PairContactOptions exactOnly;
     exactOnly.boundingVolumeRejection = false;
     int certified = 0, refused = 0, pairs = 0;
     for (int k = 0; k < 400; ++k) {
-        const Superellipsoid A(half(rng), half(rng), half(rng), eps(rng), eps(rng));
-        const Superellipsoid B(half(rng), half(rng), half(rng), eps(rng), eps(rng));
-        const Quat qA = Quat(unit(rng), unit(rng), unit(rng), unit(rng)).normalized();
-        const Quat qB = Quat(unit(rng), unit(rng), unit(rng), unit(rng)).normalized();
+        const Superellipsoid A = randomShape(rng, 0.3), B = randomShape(rng, 0.3);
+        const Quat qA = randomOrientation(rng), qB = randomOrientation(rng);
         const Vec3 xA(unit(rng), unit(rng), unit(rng));
         const double reach = A.boundingRadius() + B.boundingRadius();
         const Vec3 xB = xA + 0.9 * reach * Vec3(unit(rng), unit(rng), unit(rng)).normalized();
@@ -309,15 +321,13 @@ TEST(GeometryReuse, ApartPairsStayApartWithinTheTolerance) {
 // same pose it is the same overlap, and the motion bound starts from it.
 TEST(GeometryReuse, MotionBoundAgreesWithTheSeparatingAxis) {
     std::mt19937 rng(41);
-    std::uniform_real_distribution<double> unit(-1.0, 1.0), eps(0.2, 1.8), half(0.001, 0.004);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
     PairContactOptions exactOnly;
     exactOnly.boundingVolumeRejection = false;
     int bounded = 0, refreshed = 0, pairs = 0;
     for (int k = 0; k < 300; ++k) {
-        const Superellipsoid A(half(rng), half(rng), half(rng), eps(rng), eps(rng));
-        const Superellipsoid B(half(rng), half(rng), half(rng), eps(rng), eps(rng));
-        Quat qA = Quat(unit(rng), unit(rng), unit(rng), unit(rng)).normalized();
-        Quat qB = Quat(unit(rng), unit(rng), unit(rng), unit(rng)).normalized();
+        const Superellipsoid A = randomShape(rng, 0.2), B = randomShape(rng, 0.2);
+        Quat qA = randomOrientation(rng), qB = randomOrientation(rng);
         const Vec3 xA(unit(rng), unit(rng), unit(rng));
         const double reach = A.boundingRadius() + B.boundingRadius();
         Vec3 xB = xA + 0.8 * reach * Vec3(unit(rng), unit(rng), unit(rng)).normalized();
