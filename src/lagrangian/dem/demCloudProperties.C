@@ -224,8 +224,9 @@ void Foam::readCollisionSettings(const dictionary& coll, sef::dem::EngineSetting
         readInRange(coll, "contactReuseTolerance", 0, 1e-2, defaults.contactReuseTolerance);
     engine.flatContactReuseTolerance =
         readInRange(coll, "flatContactReuseTolerance", 0, 1e-2, defaults.flatContactReuseTolerance);
-    engine.flatContactReuseTranslation =
-        readInRange(coll, "flatContactReuseTranslation", 0, 1e-2, defaults.flatContactReuseTranslation);
+    if (coll.found("flatContactReuseTranslation")) // (default: the flat tolerance for the whole move)
+        engine.flatContactReuseTranslation =
+            readInRange(coll, "flatContactReuseTranslation", 0, 1e-2, defaults.flatContactReuseTranslation);
     engine.allowedPenetration =
         readInRange(coll, "allowedPenetration", 0, 1e-3, defaults.allowedPenetration);
     engine.sweepStagnationWindow =
