@@ -691,9 +691,8 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
         ContactResult r; // normal from a to b
         int slot;
         bool carried = false;
-        if (previous && previous->hasReference && previous->referenceDepth < 0.0 &&
-            apartWithinMotionBound(*previous, poseA, poseB, radius[b],
-                                   kSeparatingAxisMargin * std::min(radius[a], radius[b]))) {
+        if (previous && apartWithinMotionBound(*previous, poseA, poseB, radius[b],
+                                               kSeparatingAxisMargin * std::min(radius[a], radius[b]))) {
             // apart along the last exact normal (PairGeometryReuse.hpp);
             // first: most candidate pairs of a bed, and the answer the reuse
             // below would give them (no contact) at a third of its work

@@ -74,6 +74,17 @@ void resetReused(ContactResult& r, const Vec3& normal, double depth, const Vec3&
     r.featureIndex = -1;
 }
 
+// How far any point of B (within radiusB of its centre) can have moved in
+// A's frame since the entry's relative pose: the translation plus
+// 2 r_B |vec(q_ref^-1 q_rel)| (a turn by theta moves such a point by at most
+// 2 r_B sin(theta/2)). The bound of pairStillSeparated and
+// apartWithinMotionBound.
+double motionOfBSinceReference(const WarmStartEntry& e, const PairPose& A, const PairPose& B, double radiusB) {
+    const Vec3 moved = A.rotation.transpose() * (B.position - A.position) - e.relativePosition;
+    const Quat turned = e.relativeOrientation.conjugate() * (A.orientation.conjugate() * B.orientation);
+    return moved.norm() + 2.0 * radiusB * turned.vec().norm();
+}
+
 void reuseRim(const WarmStartEntry& e, const PairPose& frame, ContactResult& r) {
     r.rimCount = static_cast<int>(e.rimCount);
     for (int k = 0; k < r.rimCount; ++k) r.rim[k] = frame.position + frame.rotation * e.rimInA[k];
@@ -148,9 +159,7 @@ bool separatedAlongReference(const WarmStartEntry& e, const PosedBody& A, const 
 bool apartWithinMotionBound(const WarmStartEntry& e, const PairPose& A, const PairPose& B,
                             double radiusB, double margin) {
     if (!e.hasReference || !(e.referenceDepth < -margin)) return false;
-    const Vec3 moved = A.rotation.transpose() * (B.position - A.position) - e.relativePosition;
-    const Quat turned = e.relativeOrientation.conjugate() * (A.orientation.conjugate() * B.orientation);
-    return e.referenceDepth + moved.norm() + 2.0 * radiusB * turned.vec().norm() < -margin;
+    return e.referenceDepth + motionOfBSinceReference(e, A, B, radiusB) < -margin;
 }
 
 void refreshApartReference(WarmStartEntry& e, const PairPose& A, const PairPose& B, const ContactResult& r) {
@@ -178,9 +187,7 @@ void storeSeparatedPair(WarmStartEntry& e, const PairPose& A, const PairPose& B,
 
 bool pairStillSeparated(const WarmStartEntry& e, const PairPose& A, const PairPose& B, double radiusB) {
     if (!(e.separation > 0.0)) return false;
-    const Vec3 moved = A.rotation.transpose() * (B.position - A.position) - e.relativePosition;
-    const Quat turned = e.relativeOrientation.conjugate() * (A.orientation.conjugate() * B.orientation);
-    return moved.norm() + 2.0 * radiusB * turned.vec().norm() <= 0.5 * e.separation;
+    return motionOfBSinceReference(e, A, B, radiusB) <= 0.5 * e.separation;
 }
 
 void storeWallReference(WarmStartEntry& e, const PairPose& P, const ContactResult& r) {

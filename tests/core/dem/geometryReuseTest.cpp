@@ -30,6 +30,14 @@ Superellipsoid randomShape(std::mt19937& rng, double smallestEps) {
     return Superellipsoid(a, b, c, e1, e2);
 }
 
+// The narrow phase without its bounding-volume rejection: the exact
+// answer the reuse tests compare with.
+PairContactOptions exactQueries() {
+    PairContactOptions o;
+    o.boundingVolumeRejection = false;
+    return o;
+}
+
 Quat randomOrientation(std::mt19937& rng) {
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
     const double w = unit(rng), x = unit(rng), y = unit(rng), z = unit(rng);
@@ -220,8 +228,7 @@ TEST(GeometryReuse, FlatPatchWarmNormalFollowsTheFace) {
 TEST(GeometryReuse, SeparatedPairsStayApartWhileTheBoundSaysSo) {
     std::mt19937 rng(23);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
-    PairContactOptions exactOnly;
-    exactOnly.boundingVolumeRejection = false;
+    const PairContactOptions exactOnly = exactQueries();
     int certified = 0, refused = 0, pairs = 0;
     for (int k = 0; k < 400; ++k) {
         const Superellipsoid A = randomShape(rng, 0.3), B = randomShape(rng, 0.3);
@@ -268,8 +275,7 @@ TEST(GeometryReuse, ApartPairsStayApartWithinTheTolerance) {
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
     const Superellipsoid A(0.004, 0.002, 0.0015, 0.7, 1.2), B(0.003, 0.0025, 0.0015, 1.0, 0.8);
     const double rMin = std::min(A.boundingRadius(), B.boundingRadius()), tolerance = 1e-5;
-    PairContactOptions exactOnly;
-    exactOnly.boundingVolumeRejection = false;
+    const PairContactOptions exactOnly = exactQueries();
     int answered = 0;
     for (int k = 0; k < 200; ++k) {
         const Quat qA = Quat(unit(rng), unit(rng), unit(rng), unit(rng)).normalized();
@@ -322,8 +328,7 @@ TEST(GeometryReuse, ApartPairsStayApartWithinTheTolerance) {
 TEST(GeometryReuse, MotionBoundAgreesWithTheSeparatingAxis) {
     std::mt19937 rng(41);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
-    PairContactOptions exactOnly;
-    exactOnly.boundingVolumeRejection = false;
+    const PairContactOptions exactOnly = exactQueries();
     int bounded = 0, refreshed = 0, pairs = 0;
     for (int k = 0; k < 300; ++k) {
         const Superellipsoid A = randomShape(rng, 0.2), B = randomShape(rng, 0.2);
