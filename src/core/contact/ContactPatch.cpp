@@ -378,10 +378,47 @@ namespace {
 // a flat face it moves by ~ size delta^(eps/(2-eps)), orders of magnitude
 // more. Only there is the support point ill-defined and the patch centre
 // needed; a rounded edge of a blocky shape (Kodam's cylinder rim) keeps its
-// exact deepest point. Each test is the support point and four probes,
-// five lanes of `points` from `first` on (flatSupportsAt evaluates the
-// tests of several bodies together).
-constexpr double kFlatProbeTilt = 1e-6, kFlatProbeFactor = 10.0;
+// exact deepest point. Flat: the support map's radius of curvature in some
+// tangent direction exceeds kFlatRadiusFactor times the largest half-axis.
+constexpr double kFlatRadiusFactor = 10.0;
+
+// Blocky p-norm balls (eps1 = eps2 = eps): the radius in closed form, with
+// no support call (issue 21: the probes below were 10 of a warm blocky
+// pair's 64 support calls). The support point is x_i = L_i q_i S^(-1/p),
+// q_i = u_i^r, u_i = L_i |n_i| / (L_k |n_k|), r = 1/(p-1) = eps/(2-eps),
+// S = sum u_i q_i (SupportKernel), k the axis of the largest L_j |n_j|.
+// A tilt of the unit direction n by delta towards the lateral axis i moves
+// u_i by L_i delta / (L_k |n_k|) and x_i by
+//     rho_i delta,   rho_i = r |x_i| / |n_i|
+// to leading order (a sphere gives rho = R, an ellipse L_i^2 / L_k at the
+// end of axis k: the radii of curvature). On a face (u_i -> 0) rho_i grows
+// like u_i^(r-1) without bound. At the flatness limit (u_i ~ 6e-3 at
+// eps = 0.2) a tilt of 1e-6 changes u_i by 1e-4 of itself, so this is
+// what the probes' finite tilt measured, for the worst tangent direction
+// instead of two arbitrary ones (tested against finite differences:
+// ContactPatch.FlatSupportTestMatchesTheCurvatureRadius).
+bool flatBallSupport(const PosedBody& body, const Vec3& direction, const Vec3& supportPoint) {
+    const Vec3 n = body.directionToBody(direction).normalized();
+    const Vec3 x = body.toBody(supportPoint);
+    const Vec3 L = body.shape.halfAxes();
+    const double eps = body.shape.eps1();
+    const double r = eps / (2.0 - eps);
+    int k = 0;
+    for (int i = 1; i < 3; ++i)
+        if (L[i] * std::fabs(n[i]) > L[k] * std::fabs(n[k])) k = i;
+    const double limit = kFlatRadiusFactor * L.maxCoeff();
+    for (int i = 0; i < 3; ++i)
+        if (i != k && r * std::fabs(x[i]) >= limit * std::fabs(n[i])) return true; // (n_i = 0: rho infinite)
+    return false;
+}
+
+bool isBall(const Superellipsoid& shape) { return shape.eps1() == shape.eps2(); }
+
+// Other blocky shapes (eps1 != eps2, e.g. cylinders): the radius measured
+// by finite tilts, the support point and four probes, five lanes of
+// `points` from `first` on (flatSupportsAt evaluates the tests of several
+// bodies together).
+constexpr double kFlatProbeTilt = 1e-6;
 constexpr int kFlatProbes = 5;
 
 void flatProbeDirections(const Vec3& direction, Vec3* out) {
@@ -398,36 +435,41 @@ void flatProbeDirections(const Vec3& direction, Vec3* out) {
 bool flatProbesMoved(const PosedBody& body, const Vec3* p) {
     const double size = body.shape.halfAxes().maxCoeff();
     for (int k = 1; k < kFlatProbes; ++k)
-        if ((p[k] - p[0]).norm() > kFlatProbeFactor * size * kFlatProbeTilt) return true;
+        if ((p[k] - p[0]).norm() > kFlatRadiusFactor * size * kFlatProbeTilt) return true;
     return false;
 }
 
-// flatSupportAt of body1 along d1 and of body2 along d2, evaluated together.
-void flatSupportsAt(const PosedBody& body1, const Vec3& d1, const PosedBody& body2, const Vec3& d2,
-                    bool& flat1, bool& flat2) {
+// flatSupportAt of body1 along d1 (support point p1) and of body2 along d2
+// (p2); probes of both bodies are evaluated together.
+void flatSupportsAt(const PosedBody& body1, const Vec3& d1, const Vec3& p1, const PosedBody& body2,
+                    const Vec3& d2, const Vec3& p2, bool& flat1, bool& flat2) {
+    flat1 = flat2 = false;
     const bool test1 = hasFlatFaces(body1.shape), test2 = hasFlatFaces(body2.shape);
+    const bool probe1 = test1 && !isBall(body1.shape), probe2 = test2 && !isBall(body2.shape);
+    if (test1 && !probe1) flat1 = flatBallSupport(body1, d1, p1);
+    if (test2 && !probe2) flat2 = flatBallSupport(body2, d2, p2);
     const PosedBody* bodies[2 * kFlatProbes];
     Vec3 directions[2 * kFlatProbes], p[2 * kFlatProbes];
     int count = 0;
-    if (test1) {
+    if (probe1) {
         flatProbeDirections(d1, directions);
         for (int k = 0; k < kFlatProbes; ++k) bodies[count++] = &body1;
     }
-    if (test2) {
+    if (probe2) {
         flatProbeDirections(d2, directions + count);
         for (int k = 0; k < kFlatProbes; ++k) bodies[count++] = &body2;
     }
-    flat1 = flat2 = false;
     if (count == 0) return;
     PosedBody::supportLanes(bodies, directions, p, count);
-    if (test1) flat1 = flatProbesMoved(body1, p);
-    if (test2) flat2 = flatProbesMoved(body2, p + (test1 ? kFlatProbes : 0));
+    if (probe1) flat1 = flatProbesMoved(body1, p);
+    if (probe2) flat2 = flatProbesMoved(body2, p + (probe1 ? kFlatProbes : 0));
 }
 
 } // namespace
 
-bool flatSupportAt(const PosedBody& body, const Vec3& direction) {
+bool flatSupportAt(const PosedBody& body, const Vec3& direction, const Vec3& supportPoint) {
     if (!hasFlatFaces(body.shape)) return false;
+    if (isBall(body.shape)) return flatBallSupport(body, direction, supportPoint);
     Vec3 directions[kFlatProbes], p[kFlatProbes];
     flatProbeDirections(direction, directions);
     body.support(directions, p, kFlatProbes);
@@ -439,7 +481,7 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     const double d = n.dot(p1 - p2);
     if (!(d > 0.0)) return {};
     bool flat1, flat2;
-    flatSupportsAt(body1, n, body2, -n, flat1, flat2);
+    flatSupportsAt(body1, n, p1, body2, -n, p2, flat1, flat2);
     if (!(flat1 || flat2)) return {};
     PatchFrame frame;
     frame.origin = 0.5 * (p1 + p2);
@@ -526,7 +568,7 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
 PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest, double depth,
                       const std::vector<Vec3>* clipPoints,
                       const std::vector<Vec3>* clipOutwardNormals, PatchGuess* guess) {
-    if (!(depth > 0.0) || !flatSupportAt(body, -n)) return {};
+    if (!(depth > 0.0) || !flatSupportAt(body, -n, deepest)) return {};
     PatchFrame frame;
     frame.origin = deepest + 0.5 * depth * n;
     alignedTangents(body, n, frame.t1, frame.t2);

@@ -75,10 +75,12 @@ struct PatchPoints {
 
 bool hasFlatFaces(const Superellipsoid& shape);
 
-// True where the support point of the body in the world direction lies on a
-// flat face (ill-defined under tiny tilts), false on curved parts, including
-// the rounded edges of blocky shapes.
-bool flatSupportAt(const PosedBody& body, const Vec3& direction);
+// True where the support point of the body in the world direction (the
+// body's supportPoint there) lies on a flat face, ill-defined under tiny
+// tilts: the support map's radius of curvature exceeds 10 times the
+// largest half-axis. False on curved parts, including the rounded edges of
+// blocky shapes.
+bool flatSupportAt(const PosedBody& body, const Vec3& direction, const Vec3& supportPoint);
 
 // Pair: the tangential offsets (world vectors perpendicular to n) from the
 // midpoint of p1, p2 to the patch centroid and the rim points; no patch if
