@@ -243,25 +243,60 @@ double exitDistance(const Outline& poly, const Vec2& c, const Vec2& u) {
 }
 
 // The smaller half-widths (centre to support plane) of the flat bodies
-// along t1 and t2. A superellipsoid is centrally symmetric: its half-width
-// along -u is that along u, so two support calls per body serve all four
-// directions (evaluated together).
-void flatHalfWidths(const PatchFrame& frame, const PosedBody* flatA, const PosedBody* flatB,
-                    double widthAlong[2]) {
-    widthAlong[0] = widthAlong[1] = HUGE_VAL;
-    const PosedBody* bodies[4];
-    Vec3 directions[4], p[4];
-    int count = 0;
-    for (const PosedBody* body : {flatA, flatB})
-        if (body != nullptr)
-            for (const Vec3* t : {&frame.t1, &frame.t2}) bodies[count] = body, directions[count++] = *t;
-    if (count == 0) return;
-    PosedBody::supportLanes(bodies, directions, p, count);
-    for (int i = 0; i < count; ++i) {
-        double& width = widthAlong[i % 2];
-        width = std::min(width, directions[i].dot(p[i] - bodies[i]->position));
+// along t1 and t2: what a rim point's distance from the centroid is
+// measured against. Exact ones cost two support calls per body, so they
+// are evaluated only when asked for (and then once), and a test that only
+// needs them to be large enough (noRimPossible) asks for lower bounds
+// first: the body contains the ellipsoid of its half-axes when eps1, eps2
+// <= 1 (a p-norm ball with p >= 2 contains the 2-norm ball), and the
+// octahedron of its axis tips for any eps <= 2 (eps = 2 is that
+// octahedron); their half-widths are closed forms without pow (issue 21:
+// 4-8 of a warm blocky pair's support calls).
+class FlatWidths {
+public:
+    FlatWidths(const PatchFrame& frame, const PosedBody* flatA, const PosedBody* flatB)
+        : frame_(frame), bodies_{flatA, flatB} {}
+
+    // Along t1 (axis 0) and t2 (axis 1). A superellipsoid is centrally
+    // symmetric: its half-width along -u is that along u.
+    double exact(int axis) {
+        if (!exactKnown_) evaluateExact();
+        return exact_[axis];
     }
-}
+    double lowerBound(int axis) const {
+        const Vec3& t = axis == 0 ? frame_.t1 : frame_.t2;
+        double width = HUGE_VAL;
+        for (const PosedBody* body : bodies_) {
+            if (body == nullptr) continue;
+            const Vec3 scaled = body->shape.halfAxes().cwiseProduct(body->directionToBody(t));
+            const bool ellipsoidInside = std::max(body->shape.eps1(), body->shape.eps2()) <= 1.0;
+            width = std::min(width, ellipsoidInside ? scaled.norm() : scaled.cwiseAbs().maxCoeff());
+        }
+        return width;
+    }
+
+private:
+    void evaluateExact() {
+        exact_[0] = exact_[1] = HUGE_VAL;
+        const PosedBody* bodies[4];
+        Vec3 directions[4], p[4];
+        int count = 0;
+        for (const PosedBody* body : bodies_)
+            if (body != nullptr)
+                for (const Vec3* t : {&frame_.t1, &frame_.t2}) bodies[count] = body, directions[count++] = *t;
+        if (count > 0) PosedBody::supportLanes(bodies, directions, p, count);
+        for (int i = 0; i < count; ++i) {
+            double& width = exact_[i % 2];
+            width = std::min(width, directions[i].dot(p[i] - bodies[i]->position));
+        }
+        exactKnown_ = true;
+    }
+
+    const PatchFrame& frame_;
+    const PosedBody* bodies_[2];
+    double exact_[2] = {HUGE_VAL, HUGE_VAL};
+    bool exactKnown_ = false;
+};
 
 // Half-planes {q : ring_k . q <= bound_k} (frame coordinates) that contain
 // the outline of the same body's cap of drop `deeper` (>= the cap's own),
@@ -295,20 +330,29 @@ bool deeperCapBounds(const RingReach& drops, const Vec2& top, double deeper,
 // of a blocky pair patch's support calls) are then not needed; the answer
 // is the same (issue 21).
 bool noRimPossible(const Vec2& c, const std::array<double, kPatchRing>& bound1,
-                   const std::array<double, kPatchRing>& bound2, const double widthAlong[2]) {
+                   const std::array<double, kPatchRing>& bound2, FlatWidths& widths) {
     const auto& ring = ringDirections();
     for (std::size_t k = 0; k < kPatchRing; ++k)
         if (!(ring[k].dot(c) < bound1[k] && ring[k].dot(c) < bound2[k])) return false;
-    for (const Vec2& u : {Vec2(1, 0), Vec2(-1, 0), Vec2(0, 1), Vec2(0, -1)}) {
+    double reach[4];
+    const Vec2 directions[4] = {Vec2(1, 0), Vec2(-1, 0), Vec2(0, 1), Vec2(0, -1)};
+    for (int j = 0; j < 4; ++j) {
         double exit = HUGE_VAL;
         for (std::size_t k = 0; k < kPatchRing; ++k) {
-            const double speed = ring[k].dot(u);
+            const double speed = ring[k].dot(directions[j]);
             if (speed > 0.0)
                 exit = std::min({exit, (bound1[k] - ring[k].dot(c)) / speed, (bound2[k] - ring[k].dot(c)) / speed});
         }
         // a margin against rounding in the comparison of patchPoints
-        if (!(kRimFraction * exit * (1.0 + 1e-9) < kRimMinimum * widthAlong[u.x() != 0.0 ? 0 : 1])) return false;
+        reach[j] = kRimFraction * exit * (1.0 + 1e-9);
     }
+    // the lower bounds of the widths first: if they exclude every rim, the
+    // exact widths would too
+    bool excluded = true;
+    for (int j = 0; j < 4 && excluded; ++j) excluded = reach[j] < kRimMinimum * widths.lowerBound(j / 2);
+    if (excluded) return true;
+    for (int j = 0; j < 4; ++j)
+        if (!(reach[j] < kRimMinimum * widths.exact(j / 2))) return false;
     return true;
 }
 
@@ -317,18 +361,16 @@ bool noRimPossible(const Vec2& c, const std::array<double, kPatchRing>& bound1,
 // when it lies at least kRimMinimum times the half-width along u of the
 // flat bodies (the smaller one) from the centroid.
 PatchPoints patchPoints(const Outline& patch, const Outline& zone, const PatchFrame& frame,
-                        const PosedBody* flatA, const PosedBody* flatB) {
+                        FlatWidths& widths) {
     PatchPoints points;
     Vec2 c;
     if (!centroid(patch, c)) return points;
     points.found = true;
     points.centroid = toOffset(frame, c);
     if (zone.size() < 3) return points;
-    double widthAlong[2];
-    flatHalfWidths(frame, flatA, flatB, widthAlong);
     for (const Vec2& u : {Vec2(1, 0), Vec2(-1, 0), Vec2(0, 1), Vec2(0, -1)}) {
         const double reach = kRimFraction * exitDistance(zone, c, u);
-        const double width = widthAlong[u.x() != 0.0 ? 0 : 1];
+        const double width = widths.exact(u.x() != 0.0 ? 0 : 1);
         if (reach >= kRimMinimum * width) points.rim[points.rimCount++] = toOffset(frame, c + reach * u);
     }
     return points;
@@ -349,19 +391,17 @@ PatchPoints patchPoints(const Outline& patch, const Outline& zone, const PatchFr
 // is possible (noRimPossible with the curved cap's bounds alone: the zone
 // lies within them too).
 bool curvedCapOnFace(const CapOutline& cap, const Vec3& top, const PosedBody& face, double faceLevel,
-                     const Vec3& n, const PatchFrame& frame, double zoneBound, const PosedBody* flatA,
-                     const PosedBody* flatB, PatchPoints& points) {
+                     const Vec3& n, const PatchFrame& frame, double zoneBound, FlatWidths& widths,
+                     PatchPoints& points) {
     const Vec3 lift = (faceLevel - n.dot(frame.origin)) * n;
     for (const Vec2& q : cap.outline)
         if (!(face.implicitFunction(frame.origin + toOffset(frame, q) + lift) <= 0.0)) return false;
     Vec2 c;
     std::array<double, kPatchRing> bound;
-    double widthAlong[2];
     if (!centroid(cap.outline, c) || !deeperCapBounds(cap.reach, frame.project(top), zoneBound, bound))
         return false;
-    flatHalfWidths(frame, flatA, flatB, widthAlong);
-    if (!noRimPossible(c, bound, bound, widthAlong)) return false;
-    points = patchPoints(cap.outline, Outline{}, frame, flatA, flatB);
+    if (!noRimPossible(c, bound, bound, widths)) return false;
+    points = patchPoints(cap.outline, Outline{}, frame, widths);
     return true;
 }
 
@@ -500,6 +540,7 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
                                     {&body2, -n, -n.dot(p1), d, p2, carried ? &last2 : nullptr, lastDepth}};
     const PosedBody* flatA = flat1 ? &body1 : nullptr;
     const PosedBody* flatB = flat2 ? &body2 : nullptr;
+    FlatWidths widths(frame, flatA, flatB);
     // The contact zone: the same with both caps deeper by the zone depth.
     const double zoneDepth = d + kRimZoneDepth * std::min(flat1 ? body1.smallestHalfAxis() : HUGE_VAL,
                                                          flat2 ? body2.smallestHalfAxis() : HUGE_VAL);
@@ -513,7 +554,7 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
         capOutlines(&overlapCaps[curved], 1, frame, &caps[curved]);
         PatchPoints points;
         if (curvedCapOnFace(caps[curved], overlapCaps[curved].topPoint, flat1 ? body1 : body2,
-                            flat2 ? n.dot(p1) : n.dot(p2), n, frame, zoneBound, flatA, flatB, points)) {
+                            flat2 ? n.dot(p1) : n.dot(p2), n, frame, zoneBound, widths, points)) {
             if (guess != nullptr) {
                 storeRing(*guess, PatchGuess::kOverlap + curved * static_cast<int>(kPatchRing), caps[curved].guesses);
                 guess->depth = static_cast<float>(d);
@@ -538,12 +579,10 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     const Outline patch = intersect(cap1, cap2);
     std::array<double, kPatchRing> bound1, bound2;
     Vec2 c;
-    double widthAlong[2];
     if (centroid(patch, c) && deeperCapBounds(caps[0].reach, frame.project(p1), zoneBound, bound1) &&
-        deeperCapBounds(caps[1].reach, frame.project(p2), zoneBound, bound2)) {
-        flatHalfWidths(frame, flatA, flatB, widthAlong);
-        if (noRimPossible(c, bound1, bound2, widthAlong)) return patchPoints(patch, Outline{}, frame, flatA, flatB);
-    }
+        deeperCapBounds(caps[1].reach, frame.project(p2), zoneBound, bound2) &&
+        noRimPossible(c, bound1, bound2, widths))
+        return patchPoints(patch, Outline{}, frame, widths);
     // The zone's searches start from the last zone's answers if there are
     // any (the zone is several times deeper than a light overlap, which the
     // power-law move from this overlap's answers bridges poorly), else from
@@ -562,7 +601,7 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
         storeRing(*guess, PatchGuess::kZone + kPatchRing, zones[1].guesses);
         guess->zoneDepth = static_cast<float>(zoneDepth);
     }
-    return patchPoints(patch, intersect(zone1, zone2), frame, flatA, flatB);
+    return patchPoints(patch, intersect(zone1, zone2), frame, widths);
 }
 
 PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest, double depth,
@@ -612,7 +651,8 @@ PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest,
             if (zone.size() >= 3) zone = clip(zone, normal, offset);
         }
     }
-    return patchPoints(patch, zone, frame, &body, nullptr);
+    FlatWidths widths(frame, &body, nullptr);
+    return patchPoints(patch, zone, frame, widths);
 }
 
 void placeOnWallPatch(ContactResult& r, const PatchPoints& patch) {
