@@ -151,7 +151,7 @@ void diagnoseDeepestPair(const std::deque<ParticleSystem>& history, long step, d
         for (int reuse = 1; reuse >= 0; --reuse) {
             ParticleSystem copy = history[history.size() - 1300];
             EngineSettings s = coldSettings;
-            if (!reuse) s.contactReuseTolerance = s.flatContactReuseTolerance = s.flatContactReuseTranslation = 0.0;
+            if (!reuse) s.contactReuseTolerance = s.flatContactReuseTolerance = 0.0;
             DemEngine replay(boxWalls(Vec3::Zero(), boxHi, coldFaces), s);
             double worstOverlap = 0.0;
             for (int k = 0; k < 1300; ++k) worstOverlap = std::max(worstOverlap, replay.step(copy, dt).maxOverlapOverDeq);
@@ -247,7 +247,7 @@ int run(const Options& o) {
         s.pair.tangentialRestitution = s.wall.tangentialRestitution = 0.0;
     }
     s.gravity = Vec3(0, 0, -kGravity);
-    if (!o.reuse) s.contactReuseTolerance = s.flatContactReuseTolerance = s.flatContactReuseTranslation = 0.0;
+    if (!o.reuse) s.contactReuseTolerance = s.flatContactReuseTolerance = 0.0;
     DemEngine engine(boxWalls(lo, hi, o.faces), s);
 
     auto potential = [&ps] {

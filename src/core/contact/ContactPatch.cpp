@@ -1,6 +1,7 @@
 #include "contact/ContactPatch.hpp"
 
 #include "contact/CapSearch.hpp"
+#include "contact/FaceChart.hpp"
 
 #include <algorithm>
 #include <array>
@@ -358,8 +359,9 @@ bool noRimPossible(const Vec2& c, const std::array<double, kPatchRing>& bound1,
     }
     // the lower bounds of the widths first: if they exclude every rim, the
     // exact widths would too
+    const double lower[2] = {widths.lowerBound(0), widths.lowerBound(1)};
     bool excluded = true;
-    for (int j = 0; j < 4 && excluded; ++j) excluded = reach[j] < kRimMinimum * widths.lowerBound(j / 2);
+    for (int j = 0; j < 4 && excluded; ++j) excluded = reach[j] < kRimMinimum * lower[j / 2];
     if (excluded) return true;
     for (int j = 0; j < 4; ++j)
         if (!(reach[j] < kRimMinimum * widths.exact(j / 2))) return false;
@@ -432,7 +434,7 @@ namespace {
 // tangent direction exceeds kFlatRadiusFactor times the largest half-axis.
 constexpr double kFlatRadiusFactor = 10.0;
 
-// Blocky p-norm balls (eps1 = eps2 = eps): the radius in closed form, with
+// Blocky p-norm balls (eps1 = eps2 = eps, FaceChart::applies): the radius in closed form, with
 // no support call (issue 21: the probes below were 10 of a warm blocky
 // pair's 64 support calls). The support point is x_i = L_i q_i S^(-1/p),
 // q_i = u_i^r, u_i = L_i |n_i| / (L_k |n_k|), r = 1/(p-1) = eps/(2-eps),
@@ -462,12 +464,9 @@ bool flatBallSupport(const PosedBody& body, const Vec3& direction, const Vec3& s
     return false;
 }
 
-bool isBall(const Superellipsoid& shape) { return shape.eps1() == shape.eps2(); }
-
 // Other blocky shapes (eps1 != eps2, e.g. cylinders): the radius measured
-// by finite tilts, the support point and four probes, five lanes of
-// `points` from `first` on (flatSupportsAt evaluates the tests of several
-// bodies together).
+// by finite tilts, the support point and four probes (five support lanes
+// per body; flatSupportsAt evaluates those of both bodies together).
 constexpr double kFlatProbeTilt = 1e-6;
 constexpr int kFlatProbes = 5;
 
@@ -495,7 +494,7 @@ void flatSupportsAt(const PosedBody& body1, const Vec3& d1, const Vec3& p1, cons
                     const Vec3& d2, const Vec3& p2, bool& flat1, bool& flat2) {
     flat1 = flat2 = false;
     const bool test1 = hasFlatFaces(body1.shape), test2 = hasFlatFaces(body2.shape);
-    const bool probe1 = test1 && !isBall(body1.shape), probe2 = test2 && !isBall(body2.shape);
+    const bool probe1 = test1 && !FaceChart::applies(body1.shape), probe2 = test2 && !FaceChart::applies(body2.shape);
     if (test1 && !probe1) flat1 = flatBallSupport(body1, d1, p1);
     if (test2 && !probe2) flat2 = flatBallSupport(body2, d2, p2);
     const PosedBody* bodies[2 * kFlatProbes];
@@ -519,7 +518,7 @@ void flatSupportsAt(const PosedBody& body1, const Vec3& d1, const Vec3& p1, cons
 
 bool flatSupportAt(const PosedBody& body, const Vec3& direction, const Vec3& supportPoint) {
     if (!hasFlatFaces(body.shape)) return false;
-    if (isBall(body.shape)) return flatBallSupport(body, direction, supportPoint);
+    if (FaceChart::applies(body.shape)) return flatBallSupport(body, direction, supportPoint);
     Vec3 directions[kFlatProbes], p[kFlatProbes];
     flatProbeDirections(direction, directions);
     body.support(directions, p, kFlatProbes);

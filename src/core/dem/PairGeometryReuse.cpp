@@ -9,12 +9,12 @@ namespace sef::dem {
 
 namespace {
 
-// The translation tolerance of an answer (the flat one: its own, or the
-// rotation's where none is given).
-double translationTolerance(const WarmStartEntry& e, double curvedTolerance, double flatTolerance,
-                            double flatTranslation) {
-    if (!e.flatReference) return curvedTolerance;
-    return flatTranslation >= 0.0 ? flatTranslation : flatTolerance;
+// The largest tolerance of an answer's gate: the curved one, or for a flat
+// answer the larger of its rotation and its sliding tolerance (none given:
+// negative, the rotation's).
+double largestTolerance(const WarmStartEntry& e, double curvedTolerance, double flatTolerance,
+                        double flatTranslation) {
+    return e.flatReference ? std::max(flatTolerance, flatTranslation) : curvedTolerance;
 }
 
 // The reuse gate shared by pairs and walls: the pose (relative to A, or the
@@ -116,9 +116,7 @@ bool reusePairReference(const WarmStartEntry& e, const PairPose& A, const PairPo
     // (B's stored point moves by at most tolerance (r_min + |p_B|) in A's
     // frame): "no contact" without evaluating it. A third of the candidate
     // pairs of a settled bed.
-    const double tolerance =
-        std::max(e.flatReference ? flatTolerance : curvedTolerance,
-                 translationTolerance(e, curvedTolerance, flatTolerance, flatTranslation));
+    const double tolerance = largestTolerance(e, curvedTolerance, flatTolerance, flatTranslation);
     if (e.referenceDepth < 0.0 &&
         e.referenceDepth * e.referenceDepth >
             4.0 * tolerance * tolerance * (minRadius * minRadius + e.supportB.squaredNorm())) {
