@@ -9,12 +9,15 @@
 //    independent);
 //  - the same for up to kMaxLanes independent queries at once
 //    (supportLanes: the pow chains of the lanes overlap, bit for bit the
-//    single calls' answers);
+//    single calls' answers); the powers FastPow has no closed form for are
+//    gathered and raised together by powLanes (geometry/PowLanes.hpp: four
+//    per vector instruction, the same bits in any batch);
 //  - implicit function, gradient and Hessian: exact polynomial fast path for
 //    ellipsoids (eps1 = eps2 = 1), the geometry kernel otherwise.
 // The narrow phase spends most of its time here (perf: pow was 46% of a
 // warm-started ellipsoid query before this kernel).
 #include "geometry/FastPow.hpp"
+#include "geometry/PowLanes.hpp"
 #include "geometry/Superellipsoid.hpp"
 
 #include <algorithm>
@@ -39,6 +42,17 @@ public:
             ballRoot_ = s.eps1() / (2.0 - s.eps1()); // 1 / (p - 1)
             ballScale_ = -0.5 * s.eps1();            // -1 / p
         }
+        // (only the exponents this kernel raises to: a kernel is built per
+        // body and query, and each test is a dozen comparisons)
+        if (ball_) {
+            closed_[0] = hasClosedFormPow(ballRoot_);
+            closed_[1] = hasClosedFormPow(ballScale_);
+        } else if (!powFree_) {
+            closed_[2] = !quadratic2_ && hasClosedFormPow(e2_);
+            closed_[3] = !quadratic2_ && hasClosedFormPow(1.0 / e2_);
+            closed_[4] = !quadratic1_ && hasClosedFormPow(e1_);
+            closed_[5] = !quadratic1_ && hasClosedFormPow(1.0 / e1_);
+        }
         squaredHalfAxes_ = Vec3(a_ * a_, b_ * b_, c_ * c_);
     }
 
@@ -48,20 +62,15 @@ public:
     const Vec3& squaredHalfAxes() const { return squaredHalfAxes_; } // (a^2, b^2, c^2)
 
     // Surface point maximising n.x (n: non-zero body-frame direction).
+    // (With pow: the lanes' code for one lane, so that lanes and single
+    // calls give the same bits.)
     Vec3 support(const Vec3& n) const {
-        if (generic_) return shape_.supportPoint(n); // eps = 2: octahedron limits, rare
-        if (ball_) {
-            BallLanes ball;
-            ball.set(0, *this, n);
-            ball.solve(1);
-            return ball.point(0, *this, n);
-        }
-        const double al = std::fabs(a_ * n[0]), be = std::fabs(b_ * n[1]), ga = std::fabs(c_ * n[2]);
-        Level xy, z;
-        level(al, be, e2_, quadratic2_, xy);
-        level(xy.norm, ga, e1_, quadratic1_, z);
-        const double rho = z.first, w = z.second;
-        return {sign(n[0]) * a_ * rho * xy.first, sign(n[1]) * b_ * rho * xy.second, sign(n[2]) * c_ * w};
+        if (powFree_) return supportWithoutPow(n);
+        if (ball_) return ballSupport(n);
+        const SupportKernel* self = this;
+        Vec3 out;
+        supportLanes(&self, &n, &out, 1);
+        return out;
     }
 
     // Support points of `count` (<= kMaxLanes) independent queries at once,
@@ -70,15 +79,17 @@ public:
     // the reference machine), while the CPU can overlap independent ones;
     // evaluating several directions stage by stage (all lanes' first pow,
     // then all lanes' second, ...) lets it. Measured for eps = 0.2: 98 ns
-    // per support alone, 60 ns in 2 lanes, 50 ns in 4 (issue 21). Callers
-    // with independent directions (both bodies of an overlap, the probes of
-    // a flatness test, the ring searches of a patch outline) use it.
+    // per support alone, 60 ns in 2 lanes, 50 ns in 4 (issue 21); with the
+    // powers batched in vector lanes (powLanes), 83 ns alone and 25 ns per
+    // lane in 16 (51 ns with glibc's pow). Callers with independent
+    // directions (both bodies of an overlap, the ring searches of a patch
+    // outline) use it.
     static constexpr int kMaxLanes = 16;
     static void supportLanes(const SupportKernel* const* kernels, const Vec3* n, Vec3* out, int count) {
         bool chains = false; // any lane with pow calls to overlap?
         for (int i = 0; i < count; ++i) chains = chains || !kernels[i]->powFree_;
-        if (count == 1 || !chains) {
-            for (int i = 0; i < count; ++i) out[i] = kernels[i]->support(n[i]);
+        if (!chains) {
+            for (int i = 0; i < count; ++i) out[i] = kernels[i]->supportWithoutPow(n[i]);
             return;
         }
         // lanes by kind: balls (eps1 = eps2), nested levels, eps = 2 limits
@@ -104,12 +115,14 @@ public:
         for (int j = 0; j < nestedCount; ++j) {
             const SupportKernel& k = *kernels[nested[j]];
             const Vec3& d = n[nested[j]];
-            xy.set(j, std::fabs(k.a_ * d[0]), std::fabs(k.b_ * d[1]), k.e2_, k.quadratic2_);
+            xy.set(j, std::fabs(k.a_ * d[0]), std::fabs(k.b_ * d[1]), k.e2_, k.quadratic2_, k.closed_[2],
+                   k.closed_[3]);
         }
         xy.solve(nestedCount);
         for (int j = 0; j < nestedCount; ++j) {
             const SupportKernel& k = *kernels[nested[j]];
-            z.set(j, xy.norm[j], std::fabs(k.c_ * n[nested[j]][2]), k.e1_, k.quadratic1_);
+            z.set(j, xy.norm[j], std::fabs(k.c_ * n[nested[j]][2]), k.e1_, k.quadratic1_, k.closed_[4],
+                  k.closed_[5]);
         }
         z.solve(nestedCount);
         for (int j = 0; j < nestedCount; ++j) {
@@ -144,6 +157,70 @@ public:
 private:
     static double sign(double t) { return t >= 0.0 ? 1.0 : -1.0; }
 
+    // support() of the shapes without pow: eps = 2 limits and ellipsoids
+    // (both levels quadratic).
+    Vec3 supportWithoutPow(const Vec3& n) const {
+        if (generic_) return shape_.supportPoint(n); // eps = 2: octahedron limits, rare
+        const double al = std::fabs(a_ * n[0]), be = std::fabs(b_ * n[1]), ga = std::fabs(c_ * n[2]);
+        Level xy, z;
+        level(al, be, xy);
+        level(xy.norm, ga, z);
+        const double rho = z.first, w = z.second;
+        return {sign(n[0]) * a_ * rho * xy.first, sign(n[1]) * b_ * rho * xy.second, sign(n[2]) * c_ * w};
+    }
+
+    // BallLanes for one lane, without the lanes' bookkeeping (a third of a
+    // single call's time besides the powers): the same operations, so the
+    // same bits (powLanes answers each power alike in any batch).
+    Vec3 ballSupport(const Vec3& n) const {
+        const double l[3] = {std::fabs(a_ * n[0]), std::fabs(b_ * n[1]), std::fabs(c_ * n[2])};
+        const double m = std::max({l[0], l[1], l[2]});
+        double u[3], q[3], base[3], exponent[3] = {ballRoot_, ballRoot_, ballRoot_}, power[3];
+        int at[3], count = 0;
+        for (int c = 0; c < 3; ++c) {
+            u[c] = m > 0.0 ? l[c] / m : 0.0;
+            if (u[c] == 1.0 || !(u[c] > 0.0))
+                q[c] = u[c] == 1.0 ? 1.0 : 0.0;
+            else if (closed_[0])
+                q[c] = powNonNegative(u[c], ballRoot_);
+            else
+                base[count] = u[c], at[count++] = c;
+        }
+        if (count > 0) {
+            powLanes(base, exponent, power, count);
+            for (int k = 0; k < count; ++k) q[at[k]] = power[k];
+        }
+        const double S = u[0] * q[0] + u[1] * q[1] + u[2] * q[2]; // >= 1
+        double scale;
+        if (closed_[1])
+            scale = powNonNegative(S, ballScale_);
+        else
+            powLanes(&S, &ballScale_, &scale, 1);
+        return {sign(n[0]) * a_ * q[0] * scale, sign(n[1]) * b_ * q[1] * scale, sign(n[2]) * c_ * q[2] * scale};
+    }
+
+    // Powers that FastPow has no closed form for go through powLanes, all
+    // lanes' at once (gathered, then scattered back).
+    struct PowBatch {
+        double base[3 * kMaxLanes], exponent[3 * kMaxLanes], result[3 * kMaxLanes];
+        double* target[3 * kMaxLanes];
+        int count = 0;
+        // *to = x^e now if closed, else when run() is called
+        void add(double x, double e, bool closed, double* to) {
+            if (closed) {
+                *to = powNonNegative(x, e);
+                return;
+            }
+            base[count] = x, exponent[count] = e, target[count] = to;
+            ++count;
+        }
+        void run() {
+            powLanes(base, exponent, result, count);
+            for (int k = 0; k < count; ++k) *target[k] = result[k];
+            count = 0;
+        }
+    };
+
     // eps1 = eps2 = eps: the nested norm is a plain p-norm, p = 2 / eps, and
     // the body a scaled p-norm ball. Its support point is
     //   x_i = L_i q_i S^(-1/p),  q_i = u_i^(1/(p-1)),  S = sum u_i q_i,
@@ -155,6 +232,7 @@ private:
     struct BallLanes {
         double u[kMaxLanes][3], q[kMaxLanes][3], scale[kMaxLanes];
         double root[kMaxLanes], exponent[kMaxLanes];
+        bool rootClosed[kMaxLanes], exponentClosed[kMaxLanes];
 
         void set(int i, const SupportKernel& k, const Vec3& n) {
             const double l[3] = {std::fabs(k.a_ * n[0]), std::fabs(k.b_ * n[1]), std::fabs(k.c_ * n[2])};
@@ -162,15 +240,24 @@ private:
             for (int c = 0; c < 3; ++c) u[i][c] = m > 0.0 ? l[c] / m : 0.0;
             root[i] = k.ballRoot_;
             exponent[i] = k.ballScale_;
+            rootClosed[i] = k.closed_[0];
+            exponentClosed[i] = k.closed_[1];
         }
         void solve(int count) {
+            PowBatch batch;
             for (int i = 0; i < count; ++i)
-                for (int c = 0; c < 3; ++c)
-                    q[i][c] = u[i][c] == 1.0 ? 1.0 : (u[i][c] > 0.0 ? powNonNegative(u[i][c], root[i]) : 0.0);
+                for (int c = 0; c < 3; ++c) {
+                    if (u[i][c] == 1.0 || !(u[i][c] > 0.0))
+                        q[i][c] = u[i][c] == 1.0 ? 1.0 : 0.0;
+                    else
+                        batch.add(u[i][c], root[i], rootClosed[i], &q[i][c]);
+                }
+            batch.run();
             for (int i = 0; i < count; ++i) {
                 const double S = u[i][0] * q[i][0] + u[i][1] * q[i][1] + u[i][2] * q[i][2]; // >= 1
-                scale[i] = powNonNegative(S, exponent[i]);
+                batch.add(S, exponent[i], exponentClosed[i], &scale[i]);
             }
+            batch.run();
         }
         Vec3 point(int i, const SupportKernel& k, const Vec3& n) const {
             return {sign(n[0]) * k.a_ * q[i][0] * scale[i], sign(n[1]) * k.b_ * q[i][1] * scale[i],
@@ -183,16 +270,17 @@ private:
     struct Level {
         double norm, first, second;
     };
-    static void level(double s, double t, double e, bool quadratic, Level& out) {
+    // (quadratic levels only: e = 2; LevelLanes for the others)
+    static void level(double s, double t, Level& out) {
         const double hi = std::max(s, t), lo = std::min(s, t);
         if (hi == 0.0) {
             out = {0.0, 0.0, 0.0};
             return;
         }
         const double tau = lo / hi;
-        const double tauE = quadratic ? tau * tau : powNonNegative(tau, e);
+        const double tauE = tau * tau;
         const double sum = 1.0 + tauE;
-        const double root = quadratic ? std::sqrt(sum) : powNonNegative(sum, 1.0 / e);
+        const double root = std::sqrt(sum);
         // (hi / norm)^(e-1) = root^(1-e) = root / sum;
         // (lo / norm)^(e-1) = tau^(e-1) root / sum.
         const double big = root / sum;
@@ -207,11 +295,13 @@ private:
     struct LevelLanes {
         double s[kMaxLanes], t[kMaxLanes], e[kMaxLanes], tau[kMaxLanes], tauE[kMaxLanes];
         double root[kMaxLanes], hi[kMaxLanes];
-        bool quadratic[kMaxLanes];
+        bool quadratic[kMaxLanes], powerClosed[kMaxLanes], rootClosed[kMaxLanes];
         double norm[kMaxLanes], first[kMaxLanes], second[kMaxLanes];
 
-        void set(int i, double si, double ti, double ei, bool quadraticI) {
+        // (closed: FastPow has a closed form for x^e, x^(1/e))
+        void set(int i, double si, double ti, double ei, bool quadraticI, bool powerClosedI, bool rootClosedI) {
             s[i] = si, t[i] = ti, e[i] = ei, quadratic[i] = quadraticI;
+            powerClosed[i] = powerClosedI, rootClosed[i] = rootClosedI;
         }
         void solve(int count) {
             for (int i = 0; i < count; ++i) {
@@ -219,12 +309,22 @@ private:
                 // (hi = 0: tau = 0 here, the answer is set to zero below)
                 tau[i] = hi[i] > 0.0 ? std::min(s[i], t[i]) / hi[i] : 0.0;
             }
-            for (int i = 0; i < count; ++i)
-                tauE[i] = quadratic[i] ? tau[i] * tau[i] : powNonNegative(tau[i], e[i]);
+            PowBatch batch;
+            for (int i = 0; i < count; ++i) {
+                if (quadratic[i] || !(tau[i] > 0.0))
+                    tauE[i] = tau[i] * tau[i]; // (0 for tau = 0, as 0^e)
+                else
+                    batch.add(tau[i], e[i], powerClosed[i], &tauE[i]);
+            }
+            batch.run();
             for (int i = 0; i < count; ++i) {
                 const double sum = 1.0 + tauE[i];
-                root[i] = quadratic[i] ? std::sqrt(sum) : powNonNegative(sum, 1.0 / e[i]);
+                if (quadratic[i])
+                    root[i] = std::sqrt(sum);
+                else
+                    batch.add(sum, 1.0 / e[i], rootClosed[i], &root[i]);
             }
+            batch.run();
             for (int i = 0; i < count; ++i) {
                 if (hi[i] == 0.0) {
                     norm[i] = first[i] = second[i] = 0.0;
@@ -247,6 +347,8 @@ private:
     bool powFree_ = true; // support map without pow (ellipsoids, eps = 2 limits)
     bool ball_ = false;   // eps1 = eps2 (not 1, not 2): the p-norm ball form
     double ballRoot_ = 0.0, ballScale_ = 0.0;
+    // FastPow has a closed form for: ballRoot_, ballScale_, e2_, 1/e2_, e1_, 1/e1_
+    bool closed_[6] = {};
     Vec3 squaredHalfAxes_;
 };
 

@@ -15,6 +15,8 @@
 // derivatives raise to p and p - 1 = 9, 7: integer powers, done by
 // squaring (pow was 40 % of a blocky pair query, perf/callgrind). eps = 0.25
 // also gives 1/e = 7/8 in the support map: three square roots.
+// Exponents without a closed form here (eps = 0.2: 1/9 and -1/10) go to
+// PowLanes.hpp in the support map, batched; hasClosedFormPow tells which.
 #include <cmath>
 
 namespace sef {
@@ -35,31 +37,42 @@ inline double powSmallInteger(double x, int k) {
     }
 }
 
-inline double powNonNegative(double x, double e) {
-    if (e == 1.0) return x;
-    if (e == 2.0) return x * x;
-    if (e == 0.5) return std::sqrt(x);
-    if (e == 1.0 / 3.0) return std::cbrt(x);
-    if (e == 4.0 / 3.0) return x * std::cbrt(x);
-    if (e == 0.75) {
+// x^e in closed form where the exponent has one (the list below): true and
+// `out` set; false otherwise (out untouched).
+inline bool closedFormPow(double x, double e, double& out) {
+    if (e == 1.0) out = x;
+    else if (e == 2.0) out = x * x;
+    else if (e == 0.5) out = std::sqrt(x);
+    else if (e == 1.0 / 3.0) out = std::cbrt(x);
+    else if (e == 4.0 / 3.0) out = x * std::cbrt(x);
+    else if (e == 0.75) {
         const double root = std::sqrt(x);
-        return root * std::sqrt(root);
-    }
-    if (e == -0.25) return 1.0 / std::sqrt(std::sqrt(x));
-    if (e == 0.25) return std::sqrt(std::sqrt(x));
-    if (e == -0.125) return 1.0 / std::sqrt(std::sqrt(std::sqrt(x)));
-    if (e == 3.0) return x * x * x;
-    if (e == 4.0) {
+        out = root * std::sqrt(root);
+    } else if (e == -0.25) out = 1.0 / std::sqrt(std::sqrt(x));
+    else if (e == 0.25) out = std::sqrt(std::sqrt(x));
+    else if (e == -0.125) out = 1.0 / std::sqrt(std::sqrt(std::sqrt(x)));
+    else if (e == 3.0) out = x * x * x;
+    else if (e == 4.0) {
         const double s = x * x;
-        return s * s;
-    }
-    if (e == 0.875) { // x^(1/2 + 1/4 + 1/8)
+        out = s * s;
+    } else if (e == 0.875) { // x^(1/2 + 1/4 + 1/8)
         const double r2 = std::sqrt(x), r4 = std::sqrt(r2), r8 = std::sqrt(r4);
-        return r2 * r4 * r8;
-    }
-    if (e >= 5.0 && e <= 12.0 && e == static_cast<double>(static_cast<int>(e)))
-        return powSmallInteger(x, static_cast<int>(e));
-    return std::pow(x, e);
+        out = r2 * r4 * r8;
+    } else if (e >= 5.0 && e <= 12.0 && e == static_cast<double>(static_cast<int>(e)))
+        out = powSmallInteger(x, static_cast<int>(e));
+    else
+        return false;
+    return true;
+}
+
+inline bool hasClosedFormPow(double e) {
+    double unused;
+    return closedFormPow(1.0, e, unused);
+}
+
+inline double powNonNegative(double x, double e) {
+    double out;
+    return closedFormPow(x, e, out) ? out : std::pow(x, e);
 }
 
 } // namespace sef
