@@ -96,6 +96,16 @@ void VerletPairList::rebuild(const std::vector<Vec3>& centres, const std::vector
         partners_[static_cast<std::size_t>(fill[static_cast<std::size_t>(i)]++)] = j;
         partners_[static_cast<std::size_t>(fill[static_cast<std::size_t>(j)]++)] = i;
     }
+    // Each slot's partners in the visiting order (cell of the current grid,
+    // then index; slots are the current indices at a build), so that until
+    // particles change cells forEachCandidatePair finds them in order and
+    // need not sort.
+    for (int i = 0; i < n; ++i)
+        std::sort(partners_.begin() + start_[static_cast<std::size_t>(i)],
+                  partners_.begin() + start_[static_cast<std::size_t>(i) + 1], [&](int a, int b) {
+                      const int ca = grid_.cellOfParticle(a), cb = grid_.cellOfParticle(b);
+                      return ca != cb ? ca < cb : a < b;
+                  });
 }
 
 } // namespace sef
