@@ -9,9 +9,10 @@
 //    independent);
 //  - the same for up to kMaxLanes independent queries at once
 //    (supportLanes: the pow chains of the lanes overlap, bit for bit the
-//    single calls' answers); the powers FastPow has no closed form for are
-//    gathered and raised together by powLanes (geometry/PowLanes.hpp: four
-//    per vector instruction, the same bits in any batch);
+//    single calls' answers); for blocky shapes the powers FastPow has no
+//    closed form for are gathered and raised together by powLanes
+//    (geometry/PowLanes.hpp: four per vector instruction, the same bits in
+//    any batch);
 //  - implicit function, gradient and Hessian: exact polynomial fast path for
 //    ellipsoids (eps1 = eps2 = 1), the geometry kernel otherwise.
 // The narrow phase spends most of its time here (perf: pow was 46% of a
@@ -27,6 +28,10 @@ namespace sef {
 
 class SupportKernel {
 public:
+    // Shapes with min(eps1, eps2) below this raise their powers in batches
+    // (powLanes): the blocky shapes, as ContactPatch's kFlatFaceEps.
+    static constexpr double kBatchedPowersBelowEps = 0.6;
+
     explicit SupportKernel(const Superellipsoid& s)
         : shape_(s), a_(s.a()), b_(s.b()), c_(s.c()),
           ellipsoid_(s.eps1() == 1.0 && s.eps2() == 1.0),
@@ -42,16 +47,25 @@ public:
             ballRoot_ = s.eps1() / (2.0 - s.eps1()); // 1 / (p - 1)
             ballScale_ = -0.5 * s.eps1();            // -1 / p
         }
-        // (only the exponents this kernel raises to: a kernel is built per
-        // body and query, and each test is a dozen comparisons)
-        if (ball_) {
-            closed_[0] = hasClosedFormPow(ballRoot_);
-            closed_[1] = hasClosedFormPow(ballScale_);
-        } else if (!powFree_) {
-            closed_[2] = !quadratic2_ && hasClosedFormPow(e2_);
-            closed_[3] = !quadratic2_ && hasClosedFormPow(1.0 / e2_);
-            closed_[4] = !quadratic1_ && hasClosedFormPow(e1_);
-            closed_[5] = !quadratic1_ && hasClosedFormPow(1.0 / e1_);
+        // Which powers are raised at once (powLanes, batched) and which
+        // directly (powNonNegative: a closed form, or glibc's pow). Batched:
+        // those without a closed form, of blocky shapes only, whose patch
+        // outlines ask for 16 support points at a time. A smooth shape (the
+        // eps = 1.8 diamond) asks for one or two, where a batched power is
+        // no faster and its gathering costs (measured: 3-15 % of the
+        // diamond's tutorial bed). Per shape, so lanes and single calls
+        // still agree bit for bit. (Only the exponents this kernel raises
+        // to: a kernel is built per body and query.)
+        const bool batched = std::min(s.eps1(), s.eps2()) < kBatchedPowersBelowEps;
+        direct_[0] = direct_[1] = direct_[2] = direct_[3] = direct_[4] = direct_[5] = true;
+        if (batched && ball_) {
+            direct_[0] = hasClosedFormPow(ballRoot_);
+            direct_[1] = hasClosedFormPow(ballScale_);
+        } else if (batched && !powFree_) {
+            direct_[2] = quadratic2_ || hasClosedFormPow(e2_);
+            direct_[3] = quadratic2_ || hasClosedFormPow(1.0 / e2_);
+            direct_[4] = quadratic1_ || hasClosedFormPow(e1_);
+            direct_[5] = quadratic1_ || hasClosedFormPow(1.0 / e1_);
         }
         squaredHalfAxes_ = Vec3(a_ * a_, b_ * b_, c_ * c_);
     }
@@ -115,14 +129,14 @@ public:
         for (int j = 0; j < nestedCount; ++j) {
             const SupportKernel& k = *kernels[nested[j]];
             const Vec3& d = n[nested[j]];
-            xy.set(j, std::fabs(k.a_ * d[0]), std::fabs(k.b_ * d[1]), k.e2_, k.quadratic2_, k.closed_[2],
-                   k.closed_[3]);
+            xy.set(j, std::fabs(k.a_ * d[0]), std::fabs(k.b_ * d[1]), k.e2_, k.quadratic2_, k.direct_[2],
+                   k.direct_[3]);
         }
         xy.solve(nestedCount);
         for (int j = 0; j < nestedCount; ++j) {
             const SupportKernel& k = *kernels[nested[j]];
-            z.set(j, xy.norm[j], std::fabs(k.c_ * n[nested[j]][2]), k.e1_, k.quadratic1_, k.closed_[4],
-                  k.closed_[5]);
+            z.set(j, xy.norm[j], std::fabs(k.c_ * n[nested[j]][2]), k.e1_, k.quadratic1_, k.direct_[4],
+                  k.direct_[5]);
         }
         z.solve(nestedCount);
         for (int j = 0; j < nestedCount; ++j) {
@@ -181,7 +195,7 @@ private:
             u[c] = m > 0.0 ? l[c] / m : 0.0;
             if (u[c] == 1.0 || !(u[c] > 0.0))
                 q[c] = u[c] == 1.0 ? 1.0 : 0.0;
-            else if (closed_[0])
+            else if (direct_[0])
                 q[c] = powNonNegative(u[c], ballRoot_);
             else
                 base[count] = u[c], at[count++] = c;
@@ -192,22 +206,22 @@ private:
         }
         const double S = u[0] * q[0] + u[1] * q[1] + u[2] * q[2]; // >= 1
         double scale;
-        if (closed_[1])
+        if (direct_[1])
             scale = powNonNegative(S, ballScale_);
         else
             powLanes(&S, &ballScale_, &scale, 1);
         return {sign(n[0]) * a_ * q[0] * scale, sign(n[1]) * b_ * q[1] * scale, sign(n[2]) * c_ * q[2] * scale};
     }
 
-    // Powers that FastPow has no closed form for go through powLanes, all
-    // lanes' at once (gathered, then scattered back).
+    // The batched powers (direct_ false) go through powLanes, all lanes'
+    // at once (gathered, then scattered back).
     struct PowBatch {
         double base[3 * kMaxLanes], exponent[3 * kMaxLanes], result[3 * kMaxLanes];
         double* target[3 * kMaxLanes];
         int count = 0;
-        // *to = x^e now if closed, else when run() is called
-        void add(double x, double e, bool closed, double* to) {
-            if (closed) {
+        // *to = x^e now if direct, else when run() is called
+        void add(double x, double e, bool direct, double* to) {
+            if (direct) {
                 *to = powNonNegative(x, e);
                 return;
             }
@@ -215,6 +229,7 @@ private:
             ++count;
         }
         void run() {
+            if (count == 0) return; // (all direct: smooth shapes)
             powLanes(base, exponent, result, count);
             for (int k = 0; k < count; ++k) *target[k] = result[k];
             count = 0;
@@ -232,7 +247,7 @@ private:
     struct BallLanes {
         double u[kMaxLanes][3], q[kMaxLanes][3], scale[kMaxLanes];
         double root[kMaxLanes], exponent[kMaxLanes];
-        bool rootClosed[kMaxLanes], exponentClosed[kMaxLanes];
+        bool rootDirect[kMaxLanes], exponentDirect[kMaxLanes];
 
         void set(int i, const SupportKernel& k, const Vec3& n) {
             const double l[3] = {std::fabs(k.a_ * n[0]), std::fabs(k.b_ * n[1]), std::fabs(k.c_ * n[2])};
@@ -240,8 +255,8 @@ private:
             for (int c = 0; c < 3; ++c) u[i][c] = m > 0.0 ? l[c] / m : 0.0;
             root[i] = k.ballRoot_;
             exponent[i] = k.ballScale_;
-            rootClosed[i] = k.closed_[0];
-            exponentClosed[i] = k.closed_[1];
+            rootDirect[i] = k.direct_[0];
+            exponentDirect[i] = k.direct_[1];
         }
         void solve(int count) {
             PowBatch batch;
@@ -250,12 +265,12 @@ private:
                     if (u[i][c] == 1.0 || !(u[i][c] > 0.0))
                         q[i][c] = u[i][c] == 1.0 ? 1.0 : 0.0;
                     else
-                        batch.add(u[i][c], root[i], rootClosed[i], &q[i][c]);
+                        batch.add(u[i][c], root[i], rootDirect[i], &q[i][c]);
                 }
             batch.run();
             for (int i = 0; i < count; ++i) {
                 const double S = u[i][0] * q[i][0] + u[i][1] * q[i][1] + u[i][2] * q[i][2]; // >= 1
-                batch.add(S, exponent[i], exponentClosed[i], &scale[i]);
+                batch.add(S, exponent[i], exponentDirect[i], &scale[i]);
             }
             batch.run();
         }
@@ -295,13 +310,13 @@ private:
     struct LevelLanes {
         double s[kMaxLanes], t[kMaxLanes], e[kMaxLanes], tau[kMaxLanes], tauE[kMaxLanes];
         double root[kMaxLanes], hi[kMaxLanes];
-        bool quadratic[kMaxLanes], powerClosed[kMaxLanes], rootClosed[kMaxLanes];
+        bool quadratic[kMaxLanes], powerDirect[kMaxLanes], rootDirect[kMaxLanes];
         double norm[kMaxLanes], first[kMaxLanes], second[kMaxLanes];
 
-        // (closed: FastPow has a closed form for x^e, x^(1/e))
-        void set(int i, double si, double ti, double ei, bool quadraticI, bool powerClosedI, bool rootClosedI) {
+        // (direct: x^e, x^(1/e) not batched; SupportKernel::direct_)
+        void set(int i, double si, double ti, double ei, bool quadraticI, bool powerDirectI, bool rootDirectI) {
             s[i] = si, t[i] = ti, e[i] = ei, quadratic[i] = quadraticI;
-            powerClosed[i] = powerClosedI, rootClosed[i] = rootClosedI;
+            powerDirect[i] = powerDirectI, rootDirect[i] = rootDirectI;
         }
         void solve(int count) {
             for (int i = 0; i < count; ++i) {
@@ -314,7 +329,7 @@ private:
                 if (quadratic[i] || !(tau[i] > 0.0))
                     tauE[i] = tau[i] * tau[i]; // (0 for tau = 0, as 0^e)
                 else
-                    batch.add(tau[i], e[i], powerClosed[i], &tauE[i]);
+                    batch.add(tau[i], e[i], powerDirect[i], &tauE[i]);
             }
             batch.run();
             for (int i = 0; i < count; ++i) {
@@ -322,7 +337,7 @@ private:
                 if (quadratic[i])
                     root[i] = std::sqrt(sum);
                 else
-                    batch.add(sum, 1.0 / e[i], rootClosed[i], &root[i]);
+                    batch.add(sum, 1.0 / e[i], rootDirect[i], &root[i]);
             }
             batch.run();
             for (int i = 0; i < count; ++i) {
@@ -347,8 +362,8 @@ private:
     bool powFree_ = true; // support map without pow (ellipsoids, eps = 2 limits)
     bool ball_ = false;   // eps1 = eps2 (not 1, not 2): the p-norm ball form
     double ballRoot_ = 0.0, ballScale_ = 0.0;
-    // FastPow has a closed form for: ballRoot_, ballScale_, e2_, 1/e2_, e1_, 1/e1_
-    bool closed_[6] = {};
+    // raised directly (not batched): ballRoot_, ballScale_, e2_, 1/e2_, e1_, 1/e1_
+    bool direct_[6] = {};
     Vec3 squaredHalfAxes_;
 };
 
