@@ -80,7 +80,12 @@ public:
     // calls give the same bits.)
     Vec3 support(const Vec3& n) const {
         if (powFree_) return supportWithoutPow(n);
-        if (ball_) return ballSupport(n);
+        if (ball_) { // (lanes sized for one: no bookkeeping of sixteen)
+            BallLanes<1> ball;
+            ball.set(0, *this, n);
+            ball.solve(1);
+            return ball.point(0, *this, n);
+        }
         const SupportKernel* self = this;
         Vec3 out;
         supportLanes(&self, &n, &out, 1);
@@ -94,7 +99,7 @@ public:
     // evaluating several directions stage by stage (all lanes' first pow,
     // then all lanes' second, ...) lets it. Measured for eps = 0.2: 98 ns
     // per support alone, 60 ns in 2 lanes, 50 ns in 4 (issue 21); with the
-    // powers batched in vector lanes (powLanes), 83 ns alone and 25 ns per
+    // powers batched in vector lanes (powLanes), 87 ns alone and 25 ns per
     // lane in 16 (51 ns with glibc's pow). Callers with independent
     // directions (both bodies of an overlap, the ring searches of a patch
     // outline) use it.
@@ -119,7 +124,7 @@ public:
                 nested[nestedCount++] = i;
         }
         if (ballCount > 0) {
-            BallLanes ball;
+            BallLanes<kMaxLanes> ball;
             for (int j = 0; j < ballCount; ++j) ball.set(j, *kernels[balls[j]], n[balls[j]]);
             ball.solve(ballCount);
             for (int j = 0; j < ballCount; ++j) out[balls[j]] = ball.point(j, *kernels[balls[j]], n[balls[j]]);
@@ -183,41 +188,13 @@ private:
         return {sign(n[0]) * a_ * rho * xy.first, sign(n[1]) * b_ * rho * xy.second, sign(n[2]) * c_ * w};
     }
 
-    // BallLanes for one lane, without the lanes' bookkeeping (a third of a
-    // single call's time besides the powers): the same operations, so the
-    // same bits (powLanes answers each power alike in any batch).
-    Vec3 ballSupport(const Vec3& n) const {
-        const double l[3] = {std::fabs(a_ * n[0]), std::fabs(b_ * n[1]), std::fabs(c_ * n[2])};
-        const double m = std::max({l[0], l[1], l[2]});
-        double u[3], q[3], base[3], exponent[3] = {ballRoot_, ballRoot_, ballRoot_}, power[3];
-        int at[3], count = 0;
-        for (int c = 0; c < 3; ++c) {
-            u[c] = m > 0.0 ? l[c] / m : 0.0;
-            if (u[c] == 1.0 || !(u[c] > 0.0))
-                q[c] = u[c] == 1.0 ? 1.0 : 0.0;
-            else if (direct_[0])
-                q[c] = powNonNegative(u[c], ballRoot_);
-            else
-                base[count] = u[c], at[count++] = c;
-        }
-        if (count > 0) {
-            powLanes(base, exponent, power, count);
-            for (int k = 0; k < count; ++k) q[at[k]] = power[k];
-        }
-        const double S = u[0] * q[0] + u[1] * q[1] + u[2] * q[2]; // >= 1
-        double scale;
-        if (direct_[1])
-            scale = powNonNegative(S, ballScale_);
-        else
-            powLanes(&S, &ballScale_, &scale, 1);
-        return {sign(n[0]) * a_ * q[0] * scale, sign(n[1]) * b_ * q[1] * scale, sign(n[2]) * c_ * q[2] * scale};
-    }
-
     // The batched powers (direct_ false) go through powLanes, all lanes'
     // at once (gathered, then scattered back).
+    // (for up to 3 N powers: N lanes)
+    template <int N>
     struct PowBatch {
-        double base[3 * kMaxLanes], exponent[3 * kMaxLanes], result[3 * kMaxLanes];
-        double* target[3 * kMaxLanes];
+        double base[3 * N], exponent[3 * N], result[3 * N];
+        double* target[3 * N];
         int count = 0;
         // *to = x^e now if direct, else when run() is called
         void add(double x, double e, bool direct, double* to) {
@@ -244,10 +221,12 @@ private:
     // the nested levels, to rounding, but three pow calls of which two are
     // independent (the largest entry has q = 1) instead of a chain of four:
     // 65 ns against 125 ns per call for eps = 0.2 (issue 21).
+    // (N: the lanes it holds; one for single calls)
+    template <int N>
     struct BallLanes {
-        double u[kMaxLanes][3], q[kMaxLanes][3], scale[kMaxLanes];
-        double root[kMaxLanes], exponent[kMaxLanes];
-        bool rootDirect[kMaxLanes], exponentDirect[kMaxLanes];
+        double u[N][3], q[N][3], scale[N];
+        double root[N], exponent[N];
+        bool rootDirect[N], exponentDirect[N];
 
         void set(int i, const SupportKernel& k, const Vec3& n) {
             const double l[3] = {std::fabs(k.a_ * n[0]), std::fabs(k.b_ * n[1]), std::fabs(k.c_ * n[2])};
@@ -259,7 +238,7 @@ private:
             exponentDirect[i] = k.direct_[1];
         }
         void solve(int count) {
-            PowBatch batch;
+            PowBatch<N> batch;
             for (int i = 0; i < count; ++i)
                 for (int c = 0; c < 3; ++c) {
                     if (u[i][c] == 1.0 || !(u[i][c] > 0.0))
@@ -324,7 +303,7 @@ private:
                 // (hi = 0: tau = 0 here, the answer is set to zero below)
                 tau[i] = hi[i] > 0.0 ? std::min(s[i], t[i]) / hi[i] : 0.0;
             }
-            PowBatch batch;
+            PowBatch<kMaxLanes> batch;
             for (int i = 0; i < count; ++i) {
                 if (quadratic[i] || !(tau[i] > 0.0))
                     tauE[i] = tau[i] * tau[i]; // (0 for tau = 0, as 0^e)
