@@ -57,15 +57,14 @@ public:
         // still agree bit for bit. (Only the exponents this kernel raises
         // to: a kernel is built per body and query.)
         const bool batched = std::min(s.eps1(), s.eps2()) < kBatchedPowersBelowEps;
-        direct_[0] = direct_[1] = direct_[2] = direct_[3] = direct_[4] = direct_[5] = true;
         if (batched && ball_) {
-            direct_[0] = hasClosedFormPow(ballRoot_);
-            direct_[1] = hasClosedFormPow(ballScale_);
+            ballRootDirect_ = hasClosedFormPow(ballRoot_);
+            ballScaleDirect_ = hasClosedFormPow(ballScale_);
         } else if (batched && !powFree_) {
-            direct_[2] = quadratic2_ || hasClosedFormPow(e2_);
-            direct_[3] = quadratic2_ || hasClosedFormPow(1.0 / e2_);
-            direct_[4] = quadratic1_ || hasClosedFormPow(e1_);
-            direct_[5] = quadratic1_ || hasClosedFormPow(1.0 / e1_);
+            e2Direct_ = quadratic2_ || hasClosedFormPow(e2_);
+            e2RootDirect_ = quadratic2_ || hasClosedFormPow(1.0 / e2_);
+            e1Direct_ = quadratic1_ || hasClosedFormPow(e1_);
+            e1RootDirect_ = quadratic1_ || hasClosedFormPow(1.0 / e1_);
         }
         squaredHalfAxes_ = Vec3(a_ * a_, b_ * b_, c_ * c_);
     }
@@ -134,14 +133,14 @@ public:
         for (int j = 0; j < nestedCount; ++j) {
             const SupportKernel& k = *kernels[nested[j]];
             const Vec3& d = n[nested[j]];
-            xy.set(j, std::fabs(k.a_ * d[0]), std::fabs(k.b_ * d[1]), k.e2_, k.quadratic2_, k.direct_[2],
-                   k.direct_[3]);
+            xy.set(j, std::fabs(k.a_ * d[0]), std::fabs(k.b_ * d[1]), k.e2_, k.quadratic2_, k.e2Direct_,
+                   k.e2RootDirect_);
         }
         xy.solve(nestedCount);
         for (int j = 0; j < nestedCount; ++j) {
             const SupportKernel& k = *kernels[nested[j]];
-            z.set(j, xy.norm[j], std::fabs(k.c_ * n[nested[j]][2]), k.e1_, k.quadratic1_, k.direct_[4],
-                  k.direct_[5]);
+            z.set(j, xy.norm[j], std::fabs(k.c_ * n[nested[j]][2]), k.e1_, k.quadratic1_, k.e1Direct_,
+                  k.e1RootDirect_);
         }
         z.solve(nestedCount);
         for (int j = 0; j < nestedCount; ++j) {
@@ -188,7 +187,7 @@ private:
         return {sign(n[0]) * a_ * rho * xy.first, sign(n[1]) * b_ * rho * xy.second, sign(n[2]) * c_ * w};
     }
 
-    // The batched powers (direct_ false) go through powLanes, all lanes'
+    // The batched powers (the ...Direct_ flags false) go through powLanes, all lanes'
     // at once (gathered, then scattered back).
     // (for up to 3 N powers: N lanes)
     template <int N>
@@ -234,8 +233,8 @@ private:
             for (int c = 0; c < 3; ++c) u[i][c] = m > 0.0 ? l[c] / m : 0.0;
             root[i] = k.ballRoot_;
             exponent[i] = k.ballScale_;
-            rootDirect[i] = k.direct_[0];
-            exponentDirect[i] = k.direct_[1];
+            rootDirect[i] = k.ballRootDirect_;
+            exponentDirect[i] = k.ballScaleDirect_;
         }
         void solve(int count) {
             PowBatch<N> batch;
@@ -292,7 +291,7 @@ private:
         bool quadratic[kMaxLanes], powerDirect[kMaxLanes], rootDirect[kMaxLanes];
         double norm[kMaxLanes], first[kMaxLanes], second[kMaxLanes];
 
-        // (direct: x^e, x^(1/e) not batched; SupportKernel::direct_)
+        // (direct: x^e, x^(1/e) not batched; the kernel's e1Direct_ etc.)
         void set(int i, double si, double ti, double ei, bool quadraticI, bool powerDirectI, bool rootDirectI) {
             s[i] = si, t[i] = ti, e[i] = ei, quadratic[i] = quadraticI;
             powerDirect[i] = powerDirectI, rootDirect[i] = rootDirectI;
@@ -341,8 +340,10 @@ private:
     bool powFree_ = true; // support map without pow (ellipsoids, eps = 2 limits)
     bool ball_ = false;   // eps1 = eps2 (not 1, not 2): the p-norm ball form
     double ballRoot_ = 0.0, ballScale_ = 0.0;
-    // raised directly (not batched): ballRoot_, ballScale_, e2_, 1/e2_, e1_, 1/e1_
-    bool direct_[6] = {};
+    // x^e raised directly (powNonNegative), not batched (powLanes), for
+    // e = ballRoot_, ballScale_, e2_, 1/e2_, e1_, 1/e1_
+    bool ballRootDirect_ = true, ballScaleDirect_ = true;
+    bool e2Direct_ = true, e2RootDirect_ = true, e1Direct_ = true, e1RootDirect_ = true;
     Vec3 squaredHalfAxes_;
 };
 
