@@ -138,27 +138,28 @@ Visit clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
 // One visit of the rolling row: the angular impulse that stops the relative
 // angular velocity in the contact plane, the accumulated one kept within
 // mu_r R_eff J_n. Returns the squared contact-speed change R_eff |dw|.
+// In the tangent basis throughout: a settled bed of blocks clamps nearly
+// every visit (cube bed: 99.8 %), so the visit is one 2-D projection and two
+// precomputed responses, on the chain of dependent operations from one
+// visit of a body to the next.
 double rollingUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
     SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
     Vec3 w = -b1.angularVelocity;
     if (c.j >= 0) w += bodies[static_cast<std::size_t>(c.j)].angularVelocity;
     const Eigen::Vector2d wT(c.rollingTangent1.dot(w), c.rollingTangent2.dot(w));
-    const Eigen::Vector2d old(c.rollingTangent1.dot(c.rollingImpulse),
-                              c.rollingTangent2.dot(c.rollingImpulse));
+    const Eigen::Vector2d old = c.rollingImpulse;
     Eigen::Vector2d next = old - c.rollingInverse * wT;
     const double limit = c.rollingLimit * std::max(0.0, c.frame.normal.dot(c.impulse));
-    const double size = next.norm();
-    if (size > limit) next *= size > 0.0 ? limit / size : 0.0;
+    const double size2 = next.squaredNorm(); // onto the disc |L| <= limit (no sqrt inside it)
+    if (size2 > limit * limit) next *= limit / std::sqrt(size2);
     const Eigen::Vector2d d = next - old;
     if (d.isZero(0.0)) return 0.0;
-    const Vec3 dL = d.x() * c.rollingTangent1 + d.y() * c.rollingTangent2;
-    c.rollingImpulse += dL;
-    Vec3 dw = multiply(b1.inverseInertia, dL);
+    c.rollingImpulse = next;
+    Vec3 dw = d.x() * c.rollingResponse1[0] + d.y() * c.rollingResponse1[1];
     b1.angularVelocity -= dw;
     if (c.j >= 0) {
-        SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
-        const Vec3 dw2 = multiply(b2.inverseInertia, dL);
-        b2.angularVelocity += dw2;
+        const Vec3 dw2 = d.x() * c.rollingResponse2[0] + d.y() * c.rollingResponse2[1];
+        bodies[static_cast<std::size_t>(c.j)].angularVelocity += dw2;
         dw += dw2;
     }
     return c.rollingRadius * c.rollingRadius * dw.squaredNorm();
@@ -170,16 +171,22 @@ void setUpRolling(SolverContact& c, const std::vector<SolverBody>& bodies) {
     if (!(c.law->rollingFriction > 0.0)) return;
     const double r1 = c.arm1.norm();
     c.rollingRadius = r1;
-    Mat3 A = bodies[static_cast<std::size_t>(c.i)].inverseInertia;
-    if (c.j >= 0) {
-        const double r2 = c.arm2.norm();
-        c.rollingRadius = r1 * r2 / (r1 + r2);
-        A += bodies[static_cast<std::size_t>(c.j)].inverseInertia;
-    }
+    const Mat3& A1 = bodies[static_cast<std::size_t>(c.i)].inverseInertia;
     const Vec3& n = c.frame.normal;
     c.rollingTangent1 = n.unitOrthogonal();
     c.rollingTangent2 = n.cross(c.rollingTangent1);
-    const Vec3 At1 = multiply(A, c.rollingTangent1), At2 = multiply(A, c.rollingTangent2);
+    c.rollingResponse1[0] = multiply(A1, c.rollingTangent1);
+    c.rollingResponse1[1] = multiply(A1, c.rollingTangent2);
+    Vec3 At1 = c.rollingResponse1[0], At2 = c.rollingResponse1[1]; // (I_1^-1 + I_2^-1) t
+    if (c.j >= 0) {
+        const double r2 = c.arm2.norm();
+        c.rollingRadius = r1 * r2 / (r1 + r2);
+        const Mat3& A2 = bodies[static_cast<std::size_t>(c.j)].inverseInertia;
+        c.rollingResponse2[0] = multiply(A2, c.rollingTangent1);
+        c.rollingResponse2[1] = multiply(A2, c.rollingTangent2);
+        At1 += c.rollingResponse2[0];
+        At2 += c.rollingResponse2[1];
+    }
     Eigen::Matrix2d Att;
     Att << c.rollingTangent1.dot(At1), c.rollingTangent1.dot(At2), c.rollingTangent2.dot(At1),
         c.rollingTangent2.dot(At2);
@@ -232,6 +239,7 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
         inverseMass += b2.inverseMass;
     }
     c.frame.normalCompliance = Knn;
+    c.normalMass = 1.0 / Knn;
     c.frame.hasInverse = false;
     setUpRolling(c, bodies);
     if (c.law->model == CollisionModel::Frictionless) return; // K itself is not needed
@@ -311,7 +319,7 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                 }
                 const double lambda = n.dot(c.impulse);
                 const double next =
-                    std::max(0.0, lambda + (c.frame.targetNormalVelocity - un) / c.frame.normalCompliance);
+                    std::max(0.0, lambda + (c.frame.targetNormalVelocity - un) * c.normalMass);
                 const double dLambda = next - lambda;
                 if (dLambda != 0.0) {
                     c.impulse = next * n;

@@ -72,6 +72,7 @@ struct SolverContact {
     Vec3 angular1 = Vec3::Zero(), angular2 = Vec3::Zero(); // I^-1 (r x n)
     const CollisionParameters* law = nullptr;
     Vec3 impulse = Vec3::Zero();        // accumulated, on body 2 (body 1 gets -impulse)
+    double normalMass = 0.0;            // 1 / (n.K n): a frictionless visit multiplies (a divide was 5 % of a sweep)
     // Coulomb contacts inside a cluster (set by solveSequentialImpulses):
     // tangential target eps_t u_t (fixed at the start of the substep, like
     // the normal target; set by the caller, zero for resting contacts),
@@ -85,12 +86,17 @@ struct SolverContact {
     Vec3 complianceNormal = Vec3::Zero(); // K n
     // Rolling resistance (set by setUpContact when the law has mu_r > 0):
     // R_eff, mu_r R_eff, the contact-plane basis, the inverse of
-    // (I_1^-1 + I_2^-1) restricted to it, and the accumulated angular impulse.
+    // (I_1^-1 + I_2^-1) restricted to it, the angular velocity change of
+    // each body per unit angular impulse along each tangent (I^-1 t, so a
+    // visit applies its 2-D impulse without a 3x3 product), and the
+    // accumulated angular impulse in the tangent basis.
     double rollingRadius = 0.0;
     double rollingLimit = 0.0;          // 0: no rolling row
     Vec3 rollingTangent1 = Vec3::Zero(), rollingTangent2 = Vec3::Zero();
     Eigen::Matrix2d rollingInverse = Eigen::Matrix2d::Zero();
-    Vec3 rollingImpulse = Vec3::Zero(); // on body 2 (body 1 gets -rollingImpulse)
+    Vec3 rollingResponse1[2] = {Vec3::Zero(), Vec3::Zero()}; // I_1^-1 t_1, I_1^-1 t_2
+    Vec3 rollingResponse2[2] = {Vec3::Zero(), Vec3::Zero()}; // I_2^-1 t_1, I_2^-1 t_2
+    Eigen::Vector2d rollingImpulse = Eigen::Vector2d::Zero(); // on body 2 (body 1 gets -), in (t_1, t_2)
 };
 
 struct SolverResult {
