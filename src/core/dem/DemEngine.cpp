@@ -153,7 +153,7 @@ struct DemEngine::Impl {
     bool beginBody(std::size_t i, double h);
     void halfKick(std::size_t i, double h);
     void setUpDrag(std::size_t k, double h);
-    void drift(std::size_t i, double h);
+    void rotateAll(double h);
     void detect(StepStatistics& stats);
     void addRimPoints(const ContactResult& r, const ContactKey& key, int i, int j, int face, bool carried,
                       StepStatistics& stats);
@@ -650,12 +650,25 @@ void DemEngine::Impl::setUpDrag(std::size_t k, double h) {
     }
 }
 
-void DemEngine::Impl::drift(std::size_t i, double h) {
-    RigidBodyState& b = bodies[i];
-    b.position += h * b.velocity;
-    // Rotation: Euler's equations by the kinematics module (paper 001,
-    // eqs. 13-16); a body at rest without torque stays as it is.
-    if (!b.angularVelocity.isZero(0.0) || !torque[i].isZero(0.0)) advanceRotation(b, torque[i], h);
+// The rotation of the drift for every body: Euler's equations by the
+// kinematics module (paper 001, eqs. 13-16), kRotationLanes bodies at a time
+// (advanceRotations; the same bits as one by one). A body at rest without
+// torque stays as it is.
+void DemEngine::Impl::rotateAll(double h) {
+    RigidBodyState* batch[kRotationLanes];
+    const Vec3* batchTorque[kRotationLanes];
+    int count = 0;
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        RigidBodyState& b = bodies[i];
+        if (b.angularVelocity.isZero(0.0) && torque[i].isZero(0.0)) continue;
+        batch[count] = &b;
+        batchTorque[count] = &torque[i];
+        if (++count == kRotationLanes) {
+            advanceRotations(batch, batchTorque, count, h);
+            count = 0;
+        }
+    }
+    if (count > 0) advanceRotations(batch, batchTorque, count, h);
 }
 
 // Pairs apart along their last exact normal by more than this times the
@@ -926,7 +939,9 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
         }
         // Contact frames, targets (impact or resting) and warm starts.
         solverContacts.resize(active.size());
+        constexpr std::size_t kPrefetchAhead = 8;
         for (std::size_t k = 0; k < active.size(); ++k) {
+            if (k + kPrefetchAhead < active.size()) warm.prefetchForSetUp(activeSlot[k + kPrefetchAhead]);
             const DemContact& d = active[k];
             SolverContact& c = solverContacts[k];
             c.i = d.i;
@@ -1077,8 +1092,9 @@ double DemEngine::Impl::removeOverlaps(double h) {
 // change of the push-backs.
 double DemEngine::Impl::finishSubstep(double h, StepStatistics& stats) {
     double potential = 0.0;
+    rotateAll(h); // (each body's rotation only needs its own state, before its half kick)
     for (std::size_t i = 0; i < bodies.size(); ++i) {
-        drift(i, h);
+        bodies[i].position += h * bodies[i].velocity; // the drift's translation
         halfKick(i, h);
         // A centre that moved by at most its bounding radius stayed inside
         // the bounding sphere of the detection (its segment too); with no

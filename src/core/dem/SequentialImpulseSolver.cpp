@@ -239,10 +239,12 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
         inverseMass += b2.inverseMass;
     }
     c.frame.normalCompliance = Knn;
-    c.normalMass = 1.0 / Knn;
     c.frame.hasInverse = false;
     setUpRolling(c, bodies);
-    if (c.law->model == CollisionModel::Frictionless) return; // K itself is not needed
+    if (c.law->model == CollisionModel::Frictionless) { // K itself is not needed
+        c.normalMass = 1.0 / Knn;
+        return;
+    }
     c.frame.hasInverse = needInverse;
     if (knownK && (knownInverse || !needInverse)) {
         c.frame.compliance = *knownK;

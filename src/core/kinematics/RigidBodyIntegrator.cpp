@@ -1,6 +1,7 @@
 #include "kinematics/RigidBodyIntegrator.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "kinematics/OrientationUpdate.hpp"
 
@@ -42,30 +43,71 @@ inline void rotateAboutBodyAxis(Quat& q, Vec3& L, const Vec3& inverseI, double t
     L[j] = -sinPhi * Li + cosPhi * Lj;
 }
 
+// The five rotations of the splitting for N bodies, interleaved: each
+// body's rotations form one chain of dependent operations (~200 cycles), so
+// one body at a time left the core waiting; N bodies' chains overlap. The
+// same operations in the same order per body, so the bits do not depend on
+// the batching. (N fixed: the loops unroll and q, L stay in registers.)
+template <int N>
+void freeRotationSteps(Quat* q, Vec3* L, const Vec3* I, double dt) {
+    const double h = 0.5 * dt;
+    Vec3 inverseI[N]; // no division on the chain of the five rotations
+    for (int b = 0; b < N; ++b) inverseI[b] = I[b].cwiseInverse();
+    for (int b = 0; b < N; ++b) rotateAboutBodyAxis<0>(q[b], L[b], inverseI[b], h);
+    for (int b = 0; b < N; ++b) rotateAboutBodyAxis<1>(q[b], L[b], inverseI[b], h);
+    for (int b = 0; b < N; ++b) rotateAboutBodyAxis<2>(q[b], L[b], inverseI[b], dt);
+    for (int b = 0; b < N; ++b) rotateAboutBodyAxis<1>(q[b], L[b], inverseI[b], h);
+    for (int b = 0; b < N; ++b) rotateAboutBodyAxis<0>(q[b], L[b], inverseI[b], h);
+    for (int b = 0; b < N; ++b) q[b].normalize();
+}
+
+// advanceRotation of N bodies (half kick, free rotation, half kick).
+// Work with the body-frame angular momentum L' = diag(I) w' so that only
+// quaternion rotations (no inertia-matrix products) touch L: fewer round-off
+// operations per step.
+template <int N>
+void advanceRotationsOf(RigidBodyState* const* states, const Vec3* const* torquesWorld, double dt) {
+    Quat q[N];
+    Vec3 I[N], L[N], halfKick[N];
+    for (int b = 0; b < N; ++b) {
+        const RigidBodyState& s = *states[b];
+        q[b] = s.orientation;
+        I[b] = s.principalInertia;
+        halfKick[b] = 0.5 * dt * *torquesWorld[b];
+        L[b] = I[b].cwiseProduct(q[b].conjugate() * s.angularVelocity);
+    }
+    for (int b = 0; b < N; ++b)
+        if (!halfKick[b].isZero(0.0)) L[b] += q[b].conjugate() * halfKick[b];
+    freeRotationSteps<N>(q, L, I, dt);
+    for (int b = 0; b < N; ++b) {
+        if (!halfKick[b].isZero(0.0)) L[b] += q[b].conjugate() * halfKick[b];
+        states[b]->orientation = q[b];
+        states[b]->angularVelocity = q[b] * L[b].cwiseQuotient(I[b]);
+    }
+}
+
 } // namespace
 
 void freeRotationStep(Quat& q, Vec3& L, const Vec3& I, double dt) {
-    const double h = 0.5 * dt;
-    const Vec3 inverseI = I.cwiseInverse(); // no division on the chain of the five rotations
-    rotateAboutBodyAxis<0>(q, L, inverseI, h);
-    rotateAboutBodyAxis<1>(q, L, inverseI, h);
-    rotateAboutBodyAxis<2>(q, L, inverseI, dt);
-    rotateAboutBodyAxis<1>(q, L, inverseI, h);
-    rotateAboutBodyAxis<0>(q, L, inverseI, h);
-    q.normalize();
+    freeRotationSteps<1>(&q, &L, &I, dt);
+}
+
+void advanceRotations(RigidBodyState* const* states, const Vec3* const* torquesWorld, int count,
+                      double dt) {
+    static_assert(kRotationLanes == 4, "one case per batch size");
+    switch (count) {
+    case 1: advanceRotationsOf<1>(states, torquesWorld, dt); break;
+    case 2: advanceRotationsOf<2>(states, torquesWorld, dt); break;
+    case 3: advanceRotationsOf<3>(states, torquesWorld, dt); break;
+    case 4: advanceRotationsOf<4>(states, torquesWorld, dt); break;
+    default: throw std::invalid_argument("advanceRotations: 1 to kRotationLanes bodies at a time");
+    }
 }
 
 void advanceRotation(RigidBodyState& s, const Vec3& torqueWorld, double dt) {
-    // Work with the body-frame angular momentum L' = diag(I) w' so that only
-    // quaternion rotations (no inertia-matrix products) touch L: fewer
-    // round-off operations per step.
-    const Vec3& I = s.principalInertia;
-    const Vec3 halfKick = 0.5 * dt * torqueWorld;
-    Vec3 Lbody = I.cwiseProduct(s.orientation.conjugate() * s.angularVelocity);
-    if (!halfKick.isZero(0.0)) Lbody += s.orientation.conjugate() * halfKick;
-    freeRotationStep(s.orientation, Lbody, I, dt);
-    if (!halfKick.isZero(0.0)) Lbody += s.orientation.conjugate() * halfKick;
-    s.angularVelocity = s.orientation * Lbody.cwiseQuotient(I);
+    RigidBodyState* states[1] = {&s};
+    const Vec3* torques[1] = {&torqueWorld};
+    advanceRotationsOf<1>(states, torques, dt);
 }
 
 void advanceRigidBody(RigidBodyState& s, const Vec3& forceWorld, const Vec3& torqueWorld,

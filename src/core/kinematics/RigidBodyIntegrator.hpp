@@ -30,6 +30,14 @@ void freeRotationStep(Quat& q, Vec3& angularMomentumBody, const Vec3& principalI
 // rotation, half kick); updates orientation and angularVelocity (world).
 void advanceRotation(RigidBodyState& state, const Vec3& torqueWorld, double dt);
 
+// advanceRotation for `count` bodies at once (count <= kRotationLanes),
+// bit for bit the same per body: their chains of dependent operations
+// overlap (a settled bed of 1000 blocks spent 8 % of its time rotating its
+// bodies one at a time).
+constexpr int kRotationLanes = 4;
+void advanceRotations(RigidBodyState* const* states, const Vec3* const* torquesWorld, int count,
+                      double dt);
+
 // Translation (kick-drift-kick with a constant world force; exact for a
 // constant force) and rotation (advanceRotation) over dt.
 void advanceRigidBody(RigidBodyState& state, const Vec3& forceWorld, const Vec3& torqueWorld,
