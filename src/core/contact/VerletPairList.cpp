@@ -23,7 +23,8 @@ bool VerletPairList::mapToBuild(const std::vector<std::int64_t>& identity) {
     const std::size_t n = identity.size();
     if (n != builtIdentity_.size()) return false;
     slotOfCurrent_.resize(n);
-    if (identity == builtIdentity_) { // same order: the common case
+    sameOrder_ = identity == builtIdentity_;
+    if (sameOrder_) { // the common case
         for (std::size_t i = 0; i < n; ++i) slotOfCurrent_[i] = static_cast<int>(i);
         currentOfSlot_ = slotOfCurrent_;
         return true;
@@ -106,6 +107,14 @@ void VerletPairList::rebuild(const std::vector<Vec3>& centres, const std::vector
                       const int ca = grid_.cellOfParticle(a), cb = grid_.cellOfParticle(b);
                       return ca != cb ? ca < cb : a < b;
                   });
+    upperStart_.assign(static_cast<std::size_t>(n) + 1, 0);
+    upperPartners_.clear();
+    for (int i = 0; i < n; ++i) {
+        for (int k = start_[static_cast<std::size_t>(i)]; k < start_[static_cast<std::size_t>(i) + 1]; ++k)
+            if (partners_[static_cast<std::size_t>(k)] > i) upperPartners_.push_back(partners_[static_cast<std::size_t>(k)]);
+        upperStart_[static_cast<std::size_t>(i) + 1] = static_cast<int>(upperPartners_.size());
+    }
+    sameOrder_ = true; // slots are the current indices
 }
 
 } // namespace sef

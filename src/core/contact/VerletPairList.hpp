@@ -64,6 +64,13 @@ private:
     std::vector<double> builtRadii_;
     std::vector<std::int64_t> builtIdentity_;
     std::vector<int> start_, partners_;      // CSR: all partners (slots) of each slot
+    // The same with only the partners of a larger slot: while the particles
+    // keep the order of the build (sameOrder_, the usual case) a slot is a
+    // current index, and a pair is visited from its smaller index; this
+    // skips the other half of the list and its loads of far particles
+    // (the loop was 9 % of a settled 1000-particle bed).
+    std::vector<int> upperStart_, upperPartners_;
+    bool sameOrder_ = false;
     // identity -> slot: a table over [identityBase_, identityBase_ + size)
     // when the identities are compact (ids 0..n-1: the usual case), else a
     // sorted list of (identity, slot)
@@ -84,13 +91,23 @@ void VerletPairList::forEachCandidatePair(const std::vector<Vec3>& centres,
     const int n = static_cast<int>(centres.size());
     for (int i = 0; i < n; ++i) {
         visits_.clear();
-        const int slot = slotOfCurrent_[static_cast<std::size_t>(i)];
-        for (int k = start_[slot]; k < start_[slot + 1]; ++k) {
-            const int j = currentOfSlot_[static_cast<std::size_t>(partners_[k])];
-            if (j <= i) continue; // the pair is visited from its smaller index
-            const double reach = radii[i] + radii[j]; // the test of CellGrid (margin 0)
-            if ((centres[j] - centres[i]).squaredNorm() <= reach * reach)
-                visits_.emplace_back(grid_.cellOfParticle(j), j);
+        // the test of CellGrid (margin 0)
+        const auto touches = [&](int j) {
+            const double reach = radii[i] + radii[j];
+            return (centres[j] - centres[i]).squaredNorm() <= reach * reach;
+        };
+        if (sameOrder_) {
+            for (int k = upperStart_[i]; k < upperStart_[i + 1]; ++k) {
+                const int j = upperPartners_[k];
+                if (touches(j)) visits_.emplace_back(grid_.cellOfParticle(j), j);
+            }
+        } else {
+            const int slot = slotOfCurrent_[static_cast<std::size_t>(i)];
+            for (int k = start_[slot]; k < start_[slot + 1]; ++k) {
+                const int j = currentOfSlot_[static_cast<std::size_t>(partners_[k])];
+                if (j <= i) continue; // the pair is visited from its smaller index
+                if (touches(j)) visits_.emplace_back(grid_.cellOfParticle(j), j);
+            }
         }
         // (mostly in order already: partners are stored by cell at the build
         // and few move cells between builds; the sort was 2 % of a settled bed)
