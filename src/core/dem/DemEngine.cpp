@@ -103,6 +103,7 @@ struct DemEngine::Impl {
     std::vector<int> activeSlot;              // of active[k]
     std::vector<SolverBody> solverBodies;    // valid for the involved bodies
     std::vector<char> inContact;              // scratch of resolveImpulses
+    std::vector<char> rimRow;                 // scratch of resolveImpulses: active[k] is a rim point
     std::vector<std::size_t> involved;        // bodies in the substep's contacts, ascending
     std::vector<SolverContact> solverContacts;
     std::vector<int> nearFaces, wallSlots;
@@ -958,6 +959,10 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
                 resting ? Vec3(Vec3::Zero()) : Vec3(c.law->tangentialRestitution * (u - approach * d.normal));
             warm.slot(activeSlot[k]).resting = resting;
         }
+        // a flat-face contact and its rim points: one rolling row (one contact)
+        rimRow.resize(active.size());
+        for (std::size_t k = 0; k < active.size(); ++k) rimRow[k] = active[k].rim;
+        shareRollingRows(solverContacts, rimRow);
         // Warm start only after every target was taken from the velocities
         // before any impulse of this substep.
         if (settings.warmStart && !settings.onePartnerPerStep) {

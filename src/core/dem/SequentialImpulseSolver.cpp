@@ -142,14 +142,17 @@ Visit clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
 // every visit (cube bed: 99.8 %), so the visit is one 2-D projection and two
 // precomputed responses, on the chain of dependent operations from one
 // visit of a body to the next.
-double rollingUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
+double rollingUpdate(std::vector<SolverBody>& bodies, SolverContact* group) {
+    SolverContact& c = group[0];
     SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
     Vec3 w = -b1.angularVelocity;
     if (c.j >= 0) w += bodies[static_cast<std::size_t>(c.j)].angularVelocity;
     const Eigen::Vector2d wT(c.rollingTangent1.dot(w), c.rollingTangent2.dot(w));
     const Eigen::Vector2d old = c.rollingImpulse;
     Eigen::Vector2d next = old - c.rollingInverse * wT;
-    const double limit = c.rollingLimit * std::max(0.0, c.frame.normal.dot(c.impulse));
+    double limit = c.rollingLimit * std::max(0.0, c.frame.normal.dot(c.impulse));
+    for (int m = 1; m <= c.rollingGroup; ++m)
+        limit += group[m].rollingLimit * std::max(0.0, c.frame.normal.dot(group[m].impulse));
     const double size2 = next.squaredNorm(); // onto the disc |L| <= limit (no sqrt inside it)
     if (size2 > limit * limit) next *= limit / std::sqrt(size2);
     const Eigen::Vector2d d = next - old;
@@ -168,6 +171,7 @@ double rollingUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
 void setUpRolling(SolverContact& c, const std::vector<SolverBody>& bodies) {
     c.rollingImpulse.setZero();
     c.rollingLimit = 0.0;
+    c.rollingGroup = 0;
     if (!(c.law->rollingFriction > 0.0)) return;
     const double r1 = c.arm1.norm();
     c.rollingRadius = r1;
@@ -266,6 +270,23 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
     if (needInverse) store(symmetricInverse(K), c.frame.inverseCompliance);
 }
 
+void shareRollingRows(std::vector<SolverContact>& contacts, const std::vector<char>& rimPoint) {
+    std::size_t owner = contacts.size(); // none yet
+    for (std::size_t k = 0; k < contacts.size(); ++k) {
+        SolverContact& c = contacts[k];
+        if (rimPoint[k] && owner < contacts.size()) {
+            SolverContact& o = contacts[owner];
+            if (o.rollingLimit > 0.0 && c.rollingLimit > 0.0 && c.i == o.i && c.j == o.j &&
+                c.frame.normal == o.frame.normal && o.rollingGroup == static_cast<int>(k - owner) - 1) {
+                ++o.rollingGroup;
+                c.rollingGroup = -1;
+                continue;
+            }
+        }
+        owner = k;
+    }
+}
+
 SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                                      std::vector<SolverContact>& contacts, int maxSweeps,
                                      double tolerance, int stagnationWindow) {
@@ -355,8 +376,8 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                     updated = true;
                 }
             }
-            if (c.rollingLimit > 0.0) {
-                const double rollingChange2 = rollingUpdate(bodies, c);
+            if (c.rollingLimit > 0.0 && c.rollingGroup >= 0) {
+                const double rollingChange2 = rollingUpdate(bodies, &c);
                 if (rollingChange2 > 0.0) {
                     exact = false;
                     velocityChange2 = std::max(velocityChange2, rollingChange2);

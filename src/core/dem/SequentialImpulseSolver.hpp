@@ -91,7 +91,17 @@ struct SolverContact {
     // visit applies its 2-D impulse without a 3x3 product), and the
     // accumulated angular impulse in the tangent basis.
     double rollingRadius = 0.0;
-    double rollingLimit = 0.0;          // 0: no rolling row
+    double rollingLimit = 0.0;          // mu_r R_eff (per unit normal impulse); 0: no rolling row
+    // Rows of one contact (a flat-face contact and its rim points, in a
+    // row, the contact's own first) share one rolling row, on the first:
+    // there rollingGroup = the number of rows that follow it in the group,
+    // and they have rollingGroup = -1 and no rolling row of their own. Its
+    // bound is the sum of the rows' mu_r R_eff J_n, i.e. the contact's
+    // normal impulse however the rows split it (model A). Five rows with a
+    // rolling row each had five copies of one constraint (the same bodies,
+    // normal and plane), each clamped to its share: in a settled cube bed
+    // they were half the sweeps' work. Set by the caller; 0 by setUpContact.
+    int rollingGroup = 0;
     Vec3 rollingTangent1 = Vec3::Zero(), rollingTangent2 = Vec3::Zero();
     Eigen::Matrix2d rollingInverse = Eigen::Matrix2d::Zero();
     Vec3 rollingResponse1[2] = {Vec3::Zero(), Vec3::Zero()}; // I_1^-1 t_1, I_1^-1 t_2
@@ -119,6 +129,11 @@ inline Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies, const
 void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
                   const std::vector<Vec3>& centres, const Vec3& point, const Vec3& normal,
                   bool needInverse, const Mat3* knownK = nullptr, const Mat3* knownInverse = nullptr);
+
+// Groups each flat-face contact's rim points with it for the rolling row
+// (SolverContact::rollingGroup): rows flagged in `rimPoint` join the row
+// before them when they have its bodies and normal.
+void shareRollingRows(std::vector<SolverContact>& contacts, const std::vector<char>& rimPoint);
 
 // Adds the impulse dJ (on body 2) to the body velocities.
 inline void applyImpulse(std::vector<SolverBody>& bodies, const SolverContact& c, const Vec3& dJ);
