@@ -130,3 +130,54 @@ TEST(SequentialImpulseLaw, ComplianceOfARigidlyTurnedContactChangesByTheTurn) {
     EXPECT_LE(worst, 2.0 + 1e-3);
     EXPECT_GT(worst, 0.1); // it does turn: the bound is not vacuous
 }
+
+// A flat-face contact and its rim points share one rolling row
+// (shareRollingRows), bounded by the contact's whole normal impulse however
+// the rows split it. A sphere-like body (I = 2/5 m R^2) on a wall, spinning
+// about a tangent axis: three rows at its lowest point (arm along n, so the
+// normal impulses exert no torque), the normal impulse m u warm-started on
+// the two rim rows and none on the contact's own row. The normal rows are
+// then met and stay; the shared rolling row, clamped, takes mu_r R m u off
+// the angular momentum: dw = mu_r R m u / I exactly (to round-off). Bounded
+// by the own row's J_n alone it would take nothing.
+TEST(SequentialImpulseLaw, RimPointsShareTheContactsRollingRow) {
+    const double m = 0.5, R = 0.01, I = 0.4 * m * R * R, u = 0.02, w0 = 30.0, muR = 0.01;
+    CollisionParameters law;
+    law.model = CollisionModel::Frictionless;
+    law.rollingFriction = muR;
+    std::vector<SolverBody> bodies(1);
+    bodies[0].velocity = Vec3(0, 0, -u); // into the floor
+    bodies[0].angularVelocity = Vec3(w0, 0, 0);
+    bodies[0].inverseMass = 1.0 / m;
+    bodies[0].inverseInertia = Mat3::Identity() / I;
+    const std::vector<Vec3> centres{Vec3(0, 0, R)};
+    const Vec3 n(0, 0, -1), point(0, 0, 0); // normal into the wall
+    for (const bool shared : {true, false}) {
+        std::vector<SolverBody> b = bodies;
+        std::vector<SolverContact> rows(3);
+        for (SolverContact& c : rows) {
+            c.i = 0;
+            c.j = -1;
+            c.law = &law;
+            setUpContact(c, b, centres, point, n, false);
+            c.frame.targetNormalVelocity = 0.0;
+        }
+        for (int k = 1; k <= 2; ++k) { // the normal impulse on the rims
+            rows[static_cast<std::size_t>(k)].impulse = 0.5 * m * u * n;
+            applyImpulse(b, rows[static_cast<std::size_t>(k)], rows[static_cast<std::size_t>(k)].impulse);
+        }
+        ASSERT_NEAR(b[0].velocity.z(), 0.0, 1e-15);
+        shareRollingRows(rows, shared ? std::vector<char>{0, 1, 1} : std::vector<char>{0, 0, 0});
+        EXPECT_EQ(rows[0].rollingGroup, shared ? 2 : 0);
+        const SolverResult r = solveSequentialImpulses(b, rows, 50, 1e-12);
+        EXPECT_TRUE(r.converged);
+        double normal = 0.0;
+        for (const SolverContact& c : rows) normal += n.dot(c.impulse);
+        EXPECT_NEAR(normal, m * u, 1e-15);                   // unchanged
+        EXPECT_NEAR(b[0].velocity.norm(), 0.0, 1e-15);        // no push
+        const double expected = w0 - muR * R * m * u / I;     // R_eff = R at a wall
+        // shared: one row at the whole bound; one row each: the same total
+        EXPECT_NEAR(b[0].angularVelocity.x(), expected, 1e-12 * w0) << shared;
+        EXPECT_NEAR(b[0].angularVelocity.tail<2>().norm(), 0.0, 1e-12 * w0);
+    }
+}
