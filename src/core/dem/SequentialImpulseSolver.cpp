@@ -48,7 +48,8 @@ Symmetric3 symmetricInverse(const Symmetric3& K) {
 // contacts; walls do not count), and their tangential frames.
 void prepareClusterFriction(const std::vector<SolverBody>& bodies,
                             std::vector<SolverContact>& contacts) {
-    thread_local std::vector<int> degree;
+    thread_local std::vector<int> degreeStore;
+    std::vector<int>& degree = degreeStore; // (looked up once)
     degree.assign(bodies.size(), 0);
     for (const SolverContact& c : contacts) {
         ++degree[static_cast<std::size_t>(c.i)];
@@ -168,13 +169,26 @@ double rollingUpdate(std::vector<SolverBody>& bodies, SolverContact* group) {
     return c.rollingRadius * c.rollingRadius * dw.squaredNorm();
 }
 
-void setUpRolling(SolverContact& c, const std::vector<SolverBody>& bodies) {
+// The rolling row's radius and bound (set-up of every row: a rim point's
+// share counts towards its contact's bound).
+void setUpRolling(SolverContact& c) {
     c.rollingImpulse.setZero();
     c.rollingLimit = 0.0;
     c.rollingGroup = 0;
     if (!(c.law->rollingFriction > 0.0)) return;
     const double r1 = c.arm1.norm();
     c.rollingRadius = r1;
+    if (c.j >= 0) {
+        const double r2 = c.arm2.norm();
+        c.rollingRadius = r1 * r2 / (r1 + r2);
+    }
+    c.rollingLimit = c.law->rollingFriction * c.rollingRadius;
+}
+
+// The rest of a rolling row (its plane, responses and block inverse), for
+// the rows that have one: a rim point that shares its contact's row needs
+// none (half the rows of a settled cube bed).
+void prepareRollingRow(SolverContact& c, const std::vector<SolverBody>& bodies) {
     const Mat3& A1 = bodies[static_cast<std::size_t>(c.i)].inverseInertia;
     const Vec3& n = c.frame.normal;
     c.rollingTangent1 = n.unitOrthogonal();
@@ -183,8 +197,6 @@ void setUpRolling(SolverContact& c, const std::vector<SolverBody>& bodies) {
     c.rollingResponse1[1] = multiply(A1, c.rollingTangent2);
     Vec3 At1 = c.rollingResponse1[0], At2 = c.rollingResponse1[1]; // (I_1^-1 + I_2^-1) t
     if (c.j >= 0) {
-        const double r2 = c.arm2.norm();
-        c.rollingRadius = r1 * r2 / (r1 + r2);
         const Mat3& A2 = bodies[static_cast<std::size_t>(c.j)].inverseInertia;
         c.rollingResponse2[0] = multiply(A2, c.rollingTangent1);
         c.rollingResponse2[1] = multiply(A2, c.rollingTangent2);
@@ -195,7 +207,6 @@ void setUpRolling(SolverContact& c, const std::vector<SolverBody>& bodies) {
     Att << c.rollingTangent1.dot(At1), c.rollingTangent1.dot(At2), c.rollingTangent2.dot(At1),
         c.rollingTangent2.dot(At2);
     c.rollingInverse = Att.inverse(); // SPD block of SPD I_1^-1 + I_2^-1
-    c.rollingLimit = c.law->rollingFriction * c.rollingRadius;
 }
 
 // Progress test after a sweep: the largest change of the last W sweeps
@@ -244,7 +255,7 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
     }
     c.frame.normalCompliance = Knn;
     c.frame.hasInverse = false;
-    setUpRolling(c, bodies);
+    setUpRolling(c);
     if (c.law->model == CollisionModel::Frictionless) { // K itself is not needed
         c.normalMass = 1.0 / Knn;
         return;
@@ -293,7 +304,10 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
     SolverResult result;
     if (contacts.empty()) return result;
     // largest squared contact-velocity change of each sweep (stagnation test)
-    thread_local std::vector<double> sweepChange;
+    // (thread-local scratch, each bound to a reference once: in a shared
+    // library every access to a thread_local looks its address up)
+    thread_local std::vector<double> sweepChangeStore;
+    std::vector<double>& sweepChange = sweepChangeStore;
     sweepChange.clear();
     // Which contacts need a visit: bodyStamp[b] is the visit number of the
     // last noticeable change of body b's velocity, lastVisit[k] that of
@@ -302,13 +316,18 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
     // velocities, unless that update was not exact (a sliding friction or
     // rolling row, which disturb the rows solved before them): then
     // revisitSelf[k].
-    thread_local std::vector<long> bodyStamp, lastVisit;
-    thread_local std::vector<char> revisitSelf;
+    thread_local std::vector<long> bodyStampStore, lastVisitStore;
+    thread_local std::vector<char> revisitSelfStore;
+    std::vector<long>& bodyStamp = bodyStampStore;
+    std::vector<long>& lastVisit = lastVisitStore;
+    std::vector<char>& revisitSelf = revisitSelfStore;
     bodyStamp.assign(bodies.size(), 0); // after lastVisit: the first sweep visits all
     lastVisit.assign(contacts.size(), -1);
     revisitSelf.assign(contacts.size(), 0);
     long visitNumber = 0;
     prepareClusterFriction(bodies, contacts);
+    for (SolverContact& c : contacts)
+        if (c.rollingLimit > 0.0 && c.rollingGroup >= 0) prepareRollingRow(c, bodies);
     const double tolerance2 = tolerance * tolerance;
     result.converged = false;
     for (int sweep = 0; sweep < maxSweeps; ++sweep) {
