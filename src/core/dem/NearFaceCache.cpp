@@ -21,10 +21,11 @@ void NearFaceCache::facesNear(const WallSet& walls, std::size_t particle, std::i
     }
     Entry& e = entries_[static_cast<std::size_t>(handle)];
     // inside the wider sphere, with a relative slack for the round-off of the test
-    const bool covered = e.valid && e.identity == identity &&
-                         (centre - e.centre).norm() + radius <= e.reach * (1.0 - 1e-12);
+    double shift = (centre - e.centre).norm();
+    const bool covered = e.valid && e.identity == identity && shift + radius <= e.reach * (1.0 - 1e-12);
     if (!covered) {
         ++recomputations_;
+        shift = 0.0; // the entry is made at this centre
         e.valid = true;
         e.identity = identity;
         e.centre = centre;
@@ -35,13 +36,29 @@ void NearFaceCache::facesNear(const WallSet& walls, std::size_t particle, std::i
         const std::size_t inlined = std::min<std::size_t>(scratchFaces_.size(), Entry::kInline);
         std::copy_n(scratchFaces_.begin(), inlined, e.faces.begin());
         e.more.assign(scratchFaces_.begin() + static_cast<std::ptrdiff_t>(inlined), scratchFaces_.end());
+        e.moreDistance.resize(e.more.size());
+        for (int k = 0; k < e.count; ++k) {
+            const int f = k < Entry::kInline ? e.faces[static_cast<std::size_t>(k)]
+                                             : e.more[static_cast<std::size_t>(k - Entry::kInline)];
+            const double d = (walls.closestPoint(static_cast<std::size_t>(f), centre) - centre).norm();
+            (k < Entry::kInline ? e.distance[static_cast<std::size_t>(k)]
+                                : e.moreDistance[static_cast<std::size_t>(k - Entry::kInline)]) = d;
+        }
     }
-    const auto keepWithin = [&](const int* first, const int* last) {
-        for (; first != last; ++first)
-            if (walls.faceWithin(static_cast<std::size_t>(*first), centre, radius)) out.push_back(*first);
+    // The exact test only where the bounds d -+ shift leave it open; the
+    // margin (1e-9 relative) is far above the round-off of the distances and
+    // of the test, so the answers are the test's.
+    const double surelyIn = radius * (1.0 - 1e-9), surelyOut = radius * (1.0 + 1e-9);
+    const auto keepWithin = [&](const int* first, const int* last, const double* distance) {
+        for (; first != last; ++first, ++distance) {
+            if (*distance + shift < surelyIn) out.push_back(*first);
+            else if (!(*distance - shift > surelyOut) &&
+                     walls.faceWithin(static_cast<std::size_t>(*first), centre, radius))
+                out.push_back(*first);
+        }
     };
-    keepWithin(e.faces.data(), e.faces.data() + std::min(e.count, Entry::kInline));
-    keepWithin(e.more.data(), e.more.data() + e.more.size());
+    keepWithin(e.faces.data(), e.faces.data() + std::min(e.count, Entry::kInline), e.distance.data());
+    keepWithin(e.more.data(), e.more.data() + e.more.size(), e.moreDistance.data());
 }
 
 void NearFaceCache::permute(const std::vector<std::size_t>& fromSlot) {

@@ -55,6 +55,11 @@ private:
         int count = 0;
         std::array<int, kInline> faces{};
         std::vector<int> more;
+        // each face's distance from `centre` (same order): a query sphere
+        // moved by s from it is within d - s .. d + s of the face, so most
+        // queries of a settled particle need no exact test
+        std::array<double, kInline> distance{};
+        std::vector<double> moreDistance;
     };
     double skinFraction_;
     std::vector<int> entryOfSlot_; // index into entries_, -1: none yet
