@@ -104,6 +104,7 @@ struct DemEngine::Impl {
     std::vector<SolverBody> solverBodies;    // valid for the involved bodies
     std::vector<char> inContact;              // scratch of resolveImpulses
     std::vector<char> rimRow;                 // scratch of resolveImpulses: active[k] is a rim point
+    SolverScratch solverScratch;              // scratch of solveSequentialImpulses
     std::vector<std::size_t> involved;        // bodies in the substep's contacts, ascending
     std::vector<SolverContact> solverContacts;
     std::vector<int> nearFaces, wallSlots;
@@ -987,7 +988,7 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
         // One partner per particle: the contacts are disjoint, one sweep resolves all.
         const int maxSweeps = settings.onePartnerPerStep ? 1 : settings.maxSweeps;
         const SolverResult r = solveSequentialImpulses(solverBodies, solverContacts, maxSweeps, tolerance,
-                                                       settings.sweepStagnationWindow);
+                                                       settings.sweepStagnationWindow, solverScratch);
         stats.sweeps += r.sweeps;
         stats.impulses += r.updates;
         if (r.stagnated) ++stats.sweepsStagnated;

@@ -47,9 +47,7 @@ Symmetric3 symmetricInverse(const Symmetric3& K) {
 // Which coulomb contacts are in a cluster (a body with two or more
 // contacts; walls do not count), and their tangential frames.
 void prepareClusterFriction(const std::vector<SolverBody>& bodies,
-                            std::vector<SolverContact>& contacts) {
-    thread_local std::vector<int> degreeStore;
-    std::vector<int>& degree = degreeStore; // (looked up once)
+                            std::vector<SolverContact>& contacts, std::vector<int>& degree) {
     degree.assign(bodies.size(), 0);
     for (const SolverContact& c : contacts) {
         ++degree[static_cast<std::size_t>(c.i)];
@@ -301,13 +299,21 @@ void shareRollingRows(std::vector<SolverContact>& contacts, const std::vector<ch
 SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                                      std::vector<SolverContact>& contacts, int maxSweeps,
                                      double tolerance, int stagnationWindow) {
+    thread_local SolverScratch scratch;
+    return solveSequentialImpulses(bodies, contacts, maxSweeps, tolerance, stagnationWindow, scratch);
+}
+
+// (not inlined into the overload above: with its thread-local scratch in
+// view GCC recomputed the scratch's address, a call into the dynamic linker,
+// inside the sweep loop instead of keeping it: 2 % of a settled cube bed)
+[[gnu::noinline]] SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
+                                                       std::vector<SolverContact>& contacts, int maxSweeps,
+                                                       double tolerance, int stagnationWindow,
+                                                       SolverScratch& scratch) {
     SolverResult result;
     if (contacts.empty()) return result;
     // largest squared contact-velocity change of each sweep (stagnation test)
-    // (thread-local scratch, each bound to a reference once: in a shared
-    // library every access to a thread_local looks its address up)
-    thread_local std::vector<double> sweepChangeStore;
-    std::vector<double>& sweepChange = sweepChangeStore;
+    std::vector<double>& sweepChange = scratch.sweepChange;
     sweepChange.clear();
     // Which contacts need a visit: bodyStamp[b] is the visit number of the
     // last noticeable change of body b's velocity, lastVisit[k] that of
@@ -316,16 +322,14 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
     // velocities, unless that update was not exact (a sliding friction or
     // rolling row, which disturb the rows solved before them): then
     // revisitSelf[k].
-    thread_local std::vector<long> bodyStampStore, lastVisitStore;
-    thread_local std::vector<char> revisitSelfStore;
-    std::vector<long>& bodyStamp = bodyStampStore;
-    std::vector<long>& lastVisit = lastVisitStore;
-    std::vector<char>& revisitSelf = revisitSelfStore;
+    std::vector<long>& bodyStamp = scratch.bodyStamp;
+    std::vector<long>& lastVisit = scratch.lastVisit;
+    std::vector<char>& revisitSelf = scratch.revisitSelf;
     bodyStamp.assign(bodies.size(), 0); // after lastVisit: the first sweep visits all
     lastVisit.assign(contacts.size(), -1);
     revisitSelf.assign(contacts.size(), 0);
     long visitNumber = 0;
-    prepareClusterFriction(bodies, contacts);
+    prepareClusterFriction(bodies, contacts, scratch.degree);
     for (SolverContact& c : contacts)
         if (c.rollingLimit > 0.0 && c.rollingGroup >= 0) prepareRollingRow(c, bodies);
     const double tolerance2 = tolerance * tolerance;

@@ -142,6 +142,18 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                                      std::vector<SolverContact>& contacts, int maxSweeps,
                                      double tolerance, int stagnationWindow = 0);
 
+// The solver's per-call scratch, kept by a caller that solves every substep
+// (the overload above keeps one per thread).
+struct SolverScratch {
+    std::vector<double> sweepChange;
+    std::vector<long> bodyStamp, lastVisit;
+    std::vector<char> revisitSelf;
+    std::vector<int> degree;
+};
+SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
+                                     std::vector<SolverContact>& contacts, int maxSweeps,
+                                     double tolerance, int stagnationWindow, SolverScratch& scratch);
+
 // Inline: called several times per contact visit in every sweep. Forced
 // (GCC/Clang): as calls, their arguments and results go through memory,
 // which lengthens the chain of dependent operations from visit to visit.
