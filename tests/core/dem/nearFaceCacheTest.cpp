@@ -112,3 +112,36 @@ TEST(NearFaceCache, ManyFacesPerParticle) {
         }
     EXPECT_GT(most, 20u);
 }
+
+// The cached distances decide most faces without the exact test (d -+ s
+// against the radius, with a margin); a sphere that grazes a face, its
+// distance within round-off of the radius, must still get the exact test's
+// answer. A box floor (z = 0): centres at heights r (1 + delta) for deltas
+// from -1e-8 to 1e-8 (inside the margin and out), moved in tiny steps from
+// an entry made at another height, so the floor is in, out, or undecided by
+// the bounds.
+TEST(NearFaceCache, GrazingSpheresGetTheExactAnswer) {
+    const WallSet w(boxWalls(Vec3::Zero(), Vec3(0.04, 0.04, 0.04)));
+    const double r = 0.004;
+    long inside = 0, outside = 0;
+    for (int start = -2; start <= 2; ++start) {
+        NearFaceCache cache;
+        const Vec3 base(0.02, 0.02, r * (1.0 + 1e-3 * start)); // the entry's centre
+        std::vector<int> got, expected;
+        cache.facesNear(w, 0, 7, r, base, r, got);
+        for (int k = -40; k <= 40; ++k) {
+            const double delta = 1e-8 * k / 20.0; // -2e-8 .. 2e-8
+            const Vec3 centre(0.02 + 1e-9 * k, 0.02, r * (1.0 + delta));
+            got.clear();
+            expected.clear();
+            cache.facesNear(w, 0, 7, r, centre, r, got);
+            w.facesNear(centre, r, expected);
+            ASSERT_EQ(got, expected) << "start " << start << " k " << k;
+            const bool floor = !expected.empty();
+            (floor ? inside : outside) += 1;
+        }
+    }
+    // both answers occur: the grazing band was crossed
+    EXPECT_GT(inside, 0);
+    EXPECT_GT(outside, 0);
+}
