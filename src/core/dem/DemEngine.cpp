@@ -941,11 +941,13 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
         }
         // Contact frames, targets (impact or resting) and warm starts.
         solverContacts.resize(active.size());
+        rimRow.resize(active.size());
         constexpr std::size_t kPrefetchAhead = 8;
         for (std::size_t k = 0; k < active.size(); ++k) {
             if (k + kPrefetchAhead < active.size()) warm.prefetchForSetUp(activeSlot[k + kPrefetchAhead]);
             const DemContact& d = active[k];
             SolverContact& c = solverContacts[k];
+            rimRow[k] = d.rim;
             c.i = d.i;
             c.j = d.j;
             c.law = d.isWall() ? &wallParameters : &pairParameters;
@@ -961,8 +963,6 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
             warm.slot(activeSlot[k]).resting = resting;
         }
         // a flat-face contact and its rim points: one rolling row (one contact)
-        rimRow.resize(active.size());
-        for (std::size_t k = 0; k < active.size(); ++k) rimRow[k] = active[k].rim;
         shareRollingRows(solverContacts, rimRow);
         // Warm start only after every target was taken from the velocities
         // before any impulse of this substep.

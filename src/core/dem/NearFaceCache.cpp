@@ -33,17 +33,15 @@ void NearFaceCache::facesNear(const WallSet& walls, std::size_t particle, std::i
         scratchFaces_.clear();
         walls.facesNear(centre, e.reach, scratchFaces_);
         e.count = static_cast<int>(scratchFaces_.size());
-        const std::size_t inlined = std::min<std::size_t>(scratchFaces_.size(), Entry::kInline);
+        scratchDistances_.clear();
+        for (const int f : scratchFaces_)
+            scratchDistances_.push_back((walls.closestPoint(static_cast<std::size_t>(f), centre) - centre).norm());
+        const std::ptrdiff_t inlined =
+            static_cast<std::ptrdiff_t>(std::min<std::size_t>(scratchFaces_.size(), Entry::kInline));
         std::copy_n(scratchFaces_.begin(), inlined, e.faces.begin());
-        e.more.assign(scratchFaces_.begin() + static_cast<std::ptrdiff_t>(inlined), scratchFaces_.end());
-        e.moreDistance.resize(e.more.size());
-        for (int k = 0; k < e.count; ++k) {
-            const int f = k < Entry::kInline ? e.faces[static_cast<std::size_t>(k)]
-                                             : e.more[static_cast<std::size_t>(k - Entry::kInline)];
-            const double d = (walls.closestPoint(static_cast<std::size_t>(f), centre) - centre).norm();
-            (k < Entry::kInline ? e.distance[static_cast<std::size_t>(k)]
-                                : e.moreDistance[static_cast<std::size_t>(k - Entry::kInline)]) = d;
-        }
+        std::copy_n(scratchDistances_.begin(), inlined, e.distance.begin());
+        e.more.assign(scratchFaces_.begin() + inlined, scratchFaces_.end());
+        e.moreDistance.assign(scratchDistances_.begin() + inlined, scratchDistances_.end());
     }
     // The exact test only where the bounds d -+ shift leave it open; the
     // margin (1e-9 relative) is far above the round-off of the distances and

@@ -67,6 +67,7 @@ private:
     std::vector<int> freeEntries_; // entries of slots that are gone
     std::vector<int> scratch_;     // of permute
     std::vector<int> scratchFaces_;
+    std::vector<double> scratchDistances_;
     long recomputations_ = 0;
 };
 

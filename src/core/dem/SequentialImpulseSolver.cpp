@@ -285,8 +285,9 @@ void shareRollingRows(std::vector<SolverContact>& contacts, const std::vector<ch
         SolverContact& c = contacts[k];
         if (rimPoint[k] && owner < contacts.size()) {
             SolverContact& o = contacts[owner];
+            // (owner's group is rows owner+1 .. k-1: every row between joined it)
             if (o.rollingLimit > 0.0 && c.rollingLimit > 0.0 && c.i == o.i && c.j == o.j &&
-                c.frame.normal == o.frame.normal && o.rollingGroup == static_cast<int>(k - owner) - 1) {
+                c.frame.normal == o.frame.normal) {
                 ++o.rollingGroup;
                 c.rollingGroup = -1;
                 continue;
