@@ -334,25 +334,28 @@ bool deeperCapBounds(const RingReach& drops, const Vec2& top, double deeper,
     return true;
 }
 
+// A half-plane {q : direction . q <= offset} of the patch frame.
+struct HalfPlane {
+    Vec2 direction;
+    double offset;
+};
+
 // True when no rim point can pass the kRimMinimum test whatever the contact
-// zone's outline: the zone lies within both bodies' half-plane bounds
-// (deeperCapBounds), so from the centroid c (inside them) the exit distance
+// zone's outline: the zone lies within the half-planes (both bodies'
+// deeperCapBounds), so from the centroid c (inside them) the exit distance
 // along u is at most that of those half-planes. The zone outlines (a third
 // of a blocky pair patch's support calls) are then not needed; the answer
 // is the same (issue 21).
-bool noRimPossible(const Vec2& c, const std::array<double, kPatchRing>& bound1,
-                   const std::array<double, kPatchRing>& bound2, FlatWidths& widths) {
-    const auto& ring = ringDirections();
-    for (std::size_t k = 0; k < kPatchRing; ++k)
-        if (!(ring[k].dot(c) < bound1[k] && ring[k].dot(c) < bound2[k])) return false;
+bool noRimWithin(const Vec2& c, const HalfPlane* planes, int count, FlatWidths& widths) {
+    for (int k = 0; k < count; ++k)
+        if (!(planes[k].direction.dot(c) < planes[k].offset)) return false;
     double reach[4];
     const Vec2 directions[4] = {Vec2(1, 0), Vec2(-1, 0), Vec2(0, 1), Vec2(0, -1)};
     for (int j = 0; j < 4; ++j) {
         double exit = HUGE_VAL;
-        for (std::size_t k = 0; k < kPatchRing; ++k) {
-            const double speed = ring[k].dot(directions[j]);
-            if (speed > 0.0)
-                exit = std::min({exit, (bound1[k] - ring[k].dot(c)) / speed, (bound2[k] - ring[k].dot(c)) / speed});
+        for (int k = 0; k < count; ++k) {
+            const double speed = planes[k].direction.dot(directions[j]);
+            if (speed > 0.0) exit = std::min(exit, (planes[k].offset - planes[k].direction.dot(c)) / speed);
         }
         // a margin against rounding in the comparison of patchPoints
         reach[j] = kRimFraction * exit * (1.0 + 1e-9);
@@ -366,6 +369,18 @@ bool noRimPossible(const Vec2& c, const std::array<double, kPatchRing>& bound1,
     for (int j = 0; j < 4; ++j)
         if (!(reach[j] < kRimMinimum * widths.exact(j / 2))) return false;
     return true;
+}
+
+// The same with the ring-aligned bounds of both bodies' caps.
+bool noRimPossible(const Vec2& c, const std::array<double, kPatchRing>& bound1,
+                   const std::array<double, kPatchRing>& bound2, FlatWidths& widths) {
+    const auto& ring = ringDirections();
+    HalfPlane planes[2 * kPatchRing];
+    for (std::size_t k = 0; k < kPatchRing; ++k) {
+        planes[2 * k] = {ring[k], bound1[k]};
+        planes[2 * k + 1] = {ring[k], bound2[k]};
+    }
+    return noRimWithin(c, planes, 2 * kPatchRing, widths);
 }
 
 // Centroid of the overlap patch and rim points in the contact zone (which
@@ -415,6 +430,69 @@ bool curvedCapOnFace(const CapOutline& cap, const Vec3& top, const PosedBody& fa
     if (!noRimPossible(c, bound, bound, widths)) return false;
     points = patchPoints(cap.outline, Outline{}, frame, widths);
     return true;
+}
+
+// KeptPatch storage: 16-bit coordinates in units of the largest one over
+// 32000 (headroom for the outward rounding of the bounds).
+constexpr double kKeptRange = 32000.0;
+
+void keepOutline(const Outline& o, double unit, std::array<std::int16_t, 2 * kPatchRing>& out) {
+    for (std::size_t k = 0; k < kPatchRing; ++k) {
+        out[2 * k] = static_cast<std::int16_t>(std::lround(o[k].x() / unit));
+        out[2 * k + 1] = static_cast<std::int16_t>(std::lround(o[k].y() / unit));
+    }
+}
+
+Outline keptOutline(const std::array<std::int16_t, 2 * kPatchRing>& in, double unit, const Eigen::Matrix2d& turn,
+                    const Vec2& shift) {
+    Outline o;
+    for (std::size_t k = 0; k < kPatchRing; ++k) o.push_back(turn * Vec2(in[2 * k] * unit, in[2 * k + 1] * unit) + shift);
+    return o;
+}
+
+// Keeps the outlines of a two-flat-faces patch (zones: nullptr when the
+// bounds proved that it has no rim points; then the bounds are kept).
+void keepPatch(KeptPatch& kept, const PatchFrame& frame, const PosedBody& body1, const CapOutline* caps,
+               const CapOutline* zones, const std::array<double, kPatchRing>* bound1,
+               const std::array<double, kPatchRing>* bound2) {
+    kept.valid = false;
+    double largest = 0.0;
+    const auto widen = [&largest](const Outline& o) {
+        for (const Vec2& q : o) largest = std::max({largest, std::fabs(q.x()), std::fabs(q.y())});
+    };
+    for (int b = 0; b < 2; ++b) {
+        if (caps[b].outline.size() != kPatchRing) return;
+        widen(caps[b].outline);
+        if (zones != nullptr) {
+            if (zones[b].outline.size() != kPatchRing) return;
+            widen(zones[b].outline);
+        }
+    }
+    if (zones == nullptr)
+        for (std::size_t k = 0; k < kPatchRing; ++k)
+            largest = std::max({largest, std::fabs((*bound1)[k]), std::fabs((*bound2)[k])});
+    if (!(largest > 0.0) || !std::isfinite(largest)) return;
+    const double unit = static_cast<float>(largest / kKeptRange);
+    if (!(unit > 0.0)) return;
+    kept.unit = static_cast<float>(unit);
+    const Vec3 origin = body1.toBody(frame.origin), axis = body1.directionToBody(frame.t1);
+    for (int i = 0; i < 3; ++i) {
+        kept.origin[i] = static_cast<float>(origin[i]);
+        kept.axis[i] = static_cast<float>(axis[i]);
+    }
+    keepOutline(caps[0].outline, unit, kept.cap1);
+    keepOutline(caps[1].outline, unit, kept.cap2);
+    kept.hasZone = zones != nullptr;
+    if (kept.hasZone) {
+        keepOutline(zones[0].outline, unit, kept.zone1);
+        keepOutline(zones[1].outline, unit, kept.zone2);
+    } else {
+        for (std::size_t k = 0; k < kPatchRing; ++k) {
+            kept.bound1[k] = static_cast<std::int16_t>(std::ceil((*bound1)[k] / unit));
+            kept.bound2[k] = static_cast<std::int16_t>(std::ceil((*bound2)[k] / unit));
+        }
+    }
+    kept.valid = true;
 }
 
 } // namespace
@@ -526,7 +604,8 @@ bool flatSupportAt(const PosedBody& body, const Vec3& direction, const Vec3& sup
 }
 
 PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3& n,
-                      const Vec3& p1, const Vec3& p2, PatchGuess* guess) {
+                      const Vec3& p1, const Vec3& p2, PatchGuess* guess, KeptPatch* kept) {
+    if (kept != nullptr) kept->valid = false;
     const double d = n.dot(p1 - p2);
     if (!(d > 0.0)) return {};
     bool flat1, flat2;
@@ -590,8 +669,10 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     Vec2 c;
     if (centroid(patch, c) && deeperCapBounds(caps[0].reach, frame.project(p1), zoneBound, bound1) &&
         deeperCapBounds(caps[1].reach, frame.project(p2), zoneBound, bound2) &&
-        noRimPossible(c, bound1, bound2, widths))
+        noRimPossible(c, bound1, bound2, widths)) {
+        if (kept != nullptr && flat1 && flat2) keepPatch(*kept, frame, body1, caps, nullptr, &bound1, &bound2);
         return patchPoints(patch, Outline{}, frame, widths);
+    }
     // The zone's searches start from the last zone's answers if there are
     // any (the zone is several times deeper than a light overlap, which the
     // power-law move from this overlap's answers bridges poorly), else from
@@ -610,7 +691,48 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
         storeRing(*guess, PatchGuess::kZone + kPatchRing, zones[1].guesses);
         guess->zoneDepth = static_cast<float>(zoneDepth);
     }
-    return patchPoints(patch, intersect(zone1, zone2), frame, widths);
+    const PatchPoints points = patchPoints(patch, intersect(zone1, zone2), frame, widths);
+    if (kept != nullptr && flat1 && flat2 && points.found) keepPatch(*kept, frame, body1, caps, zones, nullptr, nullptr);
+    return points;
+}
+
+bool keptPairPatch(const KeptPatch& kept, const PosedBody& body1, const PosedBody& body2, const Vec3& n,
+                   const Vec3& origin1, const Vec3& axis1, const Vec3& origin2, const Vec3& axis2,
+                   PatchPoints& points) {
+    points = PatchPoints{};
+    if (!kept.valid) return false;
+    // body 1's frame now, and body 2's (its t1 brought into the plane)
+    PatchFrame frame;
+    frame.origin = origin1;
+    frame.t1 = (axis1 - n.dot(axis1) * n).normalized();
+    frame.t2 = n.cross(frame.t1);
+    const Vec3 u1 = (axis2 - n.dot(axis2) * n).normalized(), u2 = n.cross(u1);
+    if (!isFinite(frame.t1) || !isFinite(u1)) return false;
+    Eigen::Matrix2d turn; // body 2's frame coordinates -> body 1's
+    turn << frame.t1.dot(u1), frame.t1.dot(u2), frame.t2.dot(u1), frame.t2.dot(u2);
+    const Vec2 shift = frame.project(origin2);
+    const double unit = kept.unit;
+    const Outline patch = intersect(keptOutline(kept.cap1, unit, Eigen::Matrix2d::Identity(), Vec2::Zero()),
+                                    keptOutline(kept.cap2, unit, turn, shift));
+    FlatWidths widths(frame, &body1, &body2);
+    if (kept.hasZone) {
+        points = patchPoints(patch, intersect(keptOutline(kept.zone1, unit, Eigen::Matrix2d::Identity(), Vec2::Zero()),
+                                              keptOutline(kept.zone2, unit, turn, shift)),
+                             frame, widths);
+        return points.found;
+    }
+    Vec2 c;
+    if (!centroid(patch, c)) return false;
+    const auto& ring = ringDirections();
+    HalfPlane planes[2 * kPatchRing];
+    for (std::size_t k = 0; k < kPatchRing; ++k) {
+        const Vec2 turned = turn * ring[k]; // body 2's bound, moved with it
+        planes[2 * k] = {ring[k], kept.bound1[k] * unit};
+        planes[2 * k + 1] = {turned, kept.bound2[k] * unit + turned.dot(shift)};
+    }
+    if (!noRimWithin(c, planes, 2 * kPatchRing, widths)) return false; // the zone would be needed
+    points = patchPoints(patch, Outline{}, frame, widths);
+    return points.found;
 }
 
 PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest, double depth,

@@ -87,8 +87,21 @@ bool flatSupportAt(const PosedBody& body, const Vec3& direction, const Vec3& sup
 // neither body has flat faces, d <= 0 or the patch is degenerate.
 // guess (optional, in and out): where the cap searches of this pair's last
 // patch ended (PatchGuess); the searches start there and leave theirs.
+// kept (optional, out): the outlines of a patch between two flat faces
+// (KeptPatch; valid = false for any other answer).
 PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3& n,
-                      const Vec3& p1, const Vec3& p2, PatchGuess* guess = nullptr);
+                      const Vec3& p1, const Vec3& p2, PatchGuess* guess = nullptr,
+                      KeptPatch* kept = nullptr);
+
+// The patch of a pair from its kept outlines (KeptPatch) after body 2 slid
+// across the normal n and turned about it: the kept frame moved with body 1
+// (origin1, axis1: world) and with body 2 (origin2, axis2); the outlines are
+// intersected in body 1's frame (offsets from origin1, as pairPatch's from
+// its midpoint). False when it cannot answer as pairPatch would: no patch,
+// or a rim point possible where only the caps' bounds were kept.
+bool keptPairPatch(const KeptPatch& kept, const PosedBody& body1, const PosedBody& body2, const Vec3& n,
+                   const Vec3& origin1, const Vec3& axis1, const Vec3& origin2, const Vec3& axis2,
+                   PatchPoints& points);
 
 // Wall (body 1 = the half-space below the plane with unit normal n through
 // the point on the wall): the offset from the midpoint of the particle's

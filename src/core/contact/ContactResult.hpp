@@ -98,9 +98,36 @@ struct ContactResult {
 // A zero normal asks for a cold start.
 // patch (optional, in and out): the last flat patch's search guesses; the
 // query starts its patch outline there and leaves this one's.
+// The outlines of a pair's last patch between two flat faces (ContactPatch.cpp,
+// both bodies flat at the contact), kept for the pair's next queries (issue
+// 21). While the relative pose changes only by a slide across the normal and
+// a turn about it, each cap is the same part of its body (both support
+// planes stay where they were in their bodies), so the patch is the
+// intersection of the same two outlines moved with their bodies: 2-D
+// clipping instead of 16-32 cap searches and the Newton solve
+// (ContactPatch.hpp, keptPairPatch). Coordinates in the patch frame of that
+// answer (origin and t1 given in body 1's frame), in units of `unit`: the
+// outlines' own accuracy is ~0.5 % of a face, these 16 bits are 3e-5 of the
+// largest coordinate. It travels beside every contact-memory entry, so it
+// is kept small.
+struct KeptPatch {
+    bool valid = false;
+    bool hasZone = false; // zone outlines kept; else the caps' reach bounds
+    float unit = 0.0f;
+    std::array<float, 3> origin{}, axis{}; // frame origin and t1 in body 1's frame
+    // vertex k at (x[2k], x[2k + 1]), counter-clockwise
+    std::array<std::int16_t, 2 * kPatchRing> cap1{}, cap2{}, zone1{}, zone2{};
+    // without zones: ring_k . q <= bound_k holds for each body's contact
+    // zone (rounded outward)
+    std::array<std::int16_t, kPatchRing> bound1{}, bound2{};
+};
+
 struct PairWarmStart {
     Vec3 normal = Vec3::UnitX();
     PatchGuess* patch = nullptr;
+    // If given: the outlines of the answer's patch when both bodies are flat
+    // there (valid = false otherwise).
+    KeptPatch* kept = nullptr;
 };
 
 } // namespace sef

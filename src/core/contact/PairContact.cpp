@@ -149,9 +149,9 @@ ContactResult fallback(const PosedBody& b1, const PosedBody& b2, double lengthSc
 // contact point (and both surface points, keeping depth and the midpoint
 // rule) to the centre of the overlap patch (ContactPatch.hpp).
 ContactResult centredOnPatch(ContactResult r, const PosedBody& b1, const PosedBody& b2,
-                             PatchGuess* guess = nullptr) {
+                             PatchGuess* guess = nullptr, KeptPatch* kept = nullptr) {
     if (!r.contact) return r;
-    const PatchPoints patch = pairPatch(b1, b2, r.normal, r.surfacePoint1, r.surfacePoint2, guess);
+    const PatchPoints patch = pairPatch(b1, b2, r.normal, r.surfacePoint1, r.surfacePoint2, guess, kept);
     if (!patch.found) return r;
     const Vec3 midpoint = r.point;
     for (int k = 0; k < patch.rimCount; ++k) r.rim[k] = midpoint + patch.rim[k];
@@ -262,6 +262,8 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
     const bool warm = warmStart != nullptr && isFinite(warmStart->normal) &&
                       warmStart->normal.squaredNorm() > 0.0;
     PatchGuess* guess = warmStart != nullptr ? warmStart->patch : nullptr;
+    KeptPatch* kept = warmStart != nullptr ? warmStart->kept : nullptr;
+    if (kept != nullptr) kept->valid = false;
     if (options.boundingVolumeRejection) {
         ContactResult rejected;
         rejected.normal = centreLine(b1, b2);
@@ -341,7 +343,7 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
         const bool deepCold = !warm && s.overlap > options.deepOverlapFraction * lengthScale;
         if (s.overlap <= 0.0 ||
             (!deepCold && overlapCertified(b1, b2, s, options.insideTolerance)))
-            return centredOnPatch(mirrorSymmetric(r, b1, b2, settings.gradientTolerance), b1, b2, guess);
+            return centredOnPatch(mirrorSymmetric(r, b1, b2, settings.gradientTolerance), b1, b2, guess, kept);
     }
     ContactResult r = fallback(b1, b2, lengthScale, settings, options, s.iterations);
     r.warmStarted = warm;
@@ -360,7 +362,7 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
         }
     }
     // (the patch last: it leaves depth and normal as they are)
-    return centredOnPatch(r, b1, b2, guess);
+    return centredOnPatch(r, b1, b2, guess, kept);
 }
 
 } // namespace sef

@@ -198,7 +198,7 @@ namespace {
 // The version digit changes with the layout of the state: magic, entry
 // count, sizeof(WarmStartEntry), the entries, sizeof(KeptCompliance), one
 // kept compliance per entry.
-constexpr char stateMagic[8] = {'s', 'e', 'f', 'D', 'E', 'M', '3', '\0'};
+constexpr char stateMagic[8] = {'s', 'e', 'f', 'D', 'E', 'M', '4', '\0'};
 
 // Trivially copyable PODs of Eigen fixed-size types, written as bytes.
 template <class T>
@@ -721,6 +721,18 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
             ++stats.reusedPairs;
             carried = true;
             slot = warm.recordCarried(*previous, r.normal); // keeps the reference
+        } else if (previous && previous->flatReference && settings.contactReuseTolerance > 0.0 &&
+                   warm.keptPatch(previous)->valid &&
+                   reuseKeptPatch(*previous, *warm.keptPatch(previous), poseA, poseB,
+                                  PosedBody(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation}),
+                                  PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}),
+                                  settings.flatContactReuseTolerance, settings.flatPatchSlideTolerance,
+                                  std::min(radius[a], radius[b]), r)) {
+            // a slide or spin of flat faces: the kept outlines re-intersected
+            // (PairGeometryReuse.hpp); the rim points are new points
+            ++stats.reusedPairs;
+            slot = warm.recordCarried(*previous, r.normal); // keeps the reference
+            warm.compliance(slot).valid = false;            // its point moved in A's frame
         } else if (previous && previous->hasReference && previous->referenceDepth < 0.0 &&
                    separatedAlongReference(
                        *previous,
@@ -735,7 +747,8 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
         } else {
             // (a zero normal: cold, but the patch guesses still come out)
             PatchGuess patchGuess = previous ? previous->patchGuess : PatchGuess{};
-            PairWarmStart warmStart{previous ? previous->normal : Vec3::Zero(), &patchGuess};
+            KeptPatch kept;
+            PairWarmStart warmStart{previous ? previous->normal : Vec3::Zero(), &patchGuess, &kept};
             if (previous && previous->hasReference && previous->flatReference)
                 warmStart.normal = flatPatchWarmNormal(
                     *previous,
@@ -762,6 +775,7 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
             entry.normal = r.normal;
             entry.patchGuess = patchGuess;
             slot = warm.record(entry);
+            if (kept.valid) warm.compliance(slot).patch = kept;
         }
         if (!ordered) r.normal = -r.normal;
         if (!r.contact || !(r.depth > 0.0)) return;

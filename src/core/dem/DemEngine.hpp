@@ -76,6 +76,13 @@ struct EngineSettings {
     // 2-3 times the residual kinetic energy (benchmarks/README.md, issue
     // 21 fifth stop), so it is not the default.
     double flatContactReuseTranslation = -1.0;
+    // Flat answers between two flat faces beyond the flat tolerance by a
+    // slide across the normal of at most this times the smaller bounding
+    // radius and a turn about it of at most this (rad), and within it
+    // otherwise: the reference's depth and its kept patch outlines,
+    // intersected again (dem/PairGeometryReuse.hpp, reuseKeptPatch). Exact
+    // for flat faces; 0: off.
+    double flatPatchSlideTolerance = 1e-2;
     // Systems with at least this many particles are processed in spatial
     // (grid-cell) order for memory locality; smaller ones in particle order.
     // 0: never sort.

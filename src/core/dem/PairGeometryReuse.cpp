@@ -1,6 +1,7 @@
 #include "dem/PairGeometryReuse.hpp"
 
 #include "contact/CommonNormalNewton.hpp"
+#include "contact/ContactPatch.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -133,6 +134,50 @@ bool reusePairReference(const WarmStartEntry& e, const PairPose& A, const PairPo
     resetReused(r, normal, depth, 0.5 * (pA + pB), pA, pB, ContactStatus::newton, // an earlier Newton answer
                 WallFeature::none, e.flatReference);
     reuseRim(e, A, r);
+    return true;
+}
+
+bool reuseKeptPatch(const WarmStartEntry& e, const KeptPatch& kept, const PairPose& poseA,
+                    const PairPose& poseB, const PosedBody& A, const PosedBody& B, double flatTolerance,
+                    double slideTolerance, double minRadius, ContactResult& r) {
+    if (!e.hasReference || !e.flatReference || !kept.valid || !(flatTolerance > 0.0) || !(slideTolerance > 0.0))
+        return false;
+    const Vec3& nA = e.normalInA;
+    const Vec3 moved = poseA.rotation.transpose() * (poseB.position - poseA.position) - e.relativePosition;
+    const double along = nA.dot(moved);
+    const double reach = flatTolerance * minRadius, slide = slideTolerance * minRadius;
+    if (along * along > reach * reach || (moved - along * nA).squaredNorm() > slide * slide) return false;
+    // the turn since the reference in A's frame: about n (spin) and about
+    // the tangents (tilt); angle ~ 2 |vec|
+    const Quat turn = (poseA.orientation.conjugate() * poseB.orientation) * e.relativeOrientation.conjugate();
+    const double spin = nA.dot(turn.vec());
+    if (4.0 * spin * spin > slideTolerance * slideTolerance ||
+        4.0 * (turn.vec() - spin * nA).squaredNorm() > flatTolerance * flatTolerance)
+        return false;
+    const Vec3 n = poseA.rotation * nA;
+    const Vec3 pA = poseA.position + poseA.rotation * e.supportA;
+    const Vec3 pB = poseB.position + poseB.rotation * e.supportB;
+    const double depth = n.dot(pA - pB);
+    if (!(depth > 0.0)) return false; // (opening: the exact query decides)
+    // the kept frame moved with A, and with B (its pose in B's frame at the
+    // reference: through the reference's relative pose)
+    const Vec3 originInA(kept.origin[0], kept.origin[1], kept.origin[2]);
+    const Vec3 axisInA(kept.axis[0], kept.axis[1], kept.axis[2]);
+    const Mat3 relative = e.relativeOrientation.toRotationMatrix(); // B's frame -> A's, at the reference
+    const Vec3 originInB = relative.transpose() * (originInA - e.relativePosition);
+    const Vec3 axisInB = relative.transpose() * axisInA;
+    const Vec3 origin = poseA.position + poseA.rotation * originInA;
+    PatchPoints patch;
+    if (!keptPairPatch(kept, A, B, n, origin, poseA.rotation * axisInA, poseB.position + poseB.rotation * originInB,
+                       poseB.rotation * axisInB, patch))
+        return false;
+    // at mid-depth between the two support planes, as a fresh answer
+    const Vec3 level = (0.5 * n.dot(pA + pB) - n.dot(origin)) * n;
+    const Vec3 point = origin + level + patch.centroid;
+    resetReused(r, n, depth, point, point + 0.5 * depth * n, point - 0.5 * depth * n, ContactStatus::newton,
+                WallFeature::none, !patch.centroid.isZero(0.0));
+    r.rimCount = patch.rimCount;
+    for (int k = 0; k < patch.rimCount; ++k) r.rim[k] = origin + level + patch.rim[k];
     return true;
 }
 

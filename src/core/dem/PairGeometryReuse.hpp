@@ -61,6 +61,26 @@ bool reusePairReference(const WarmStartEntry& entry, const PairPose& A, const Pa
                         double curvedTolerance, double flatTolerance, double minRadius,
                         ContactResult& r, double flatTranslation = -1.0);
 
+// Flat answers between two flat faces, with their outlines kept (KeptPatch,
+// issue 21): a block sliding or spinning on a block fails the gate above
+// within a few substeps (a rocking bed of cube-like blocks: 72 % of its flat
+// pairs every substep), though the answer changes only in the patch. While
+// B has moved in A's frame since the reference by at most flatTolerance
+// times minRadius along the normal (fixed in A) and slideTolerance times
+// minRadius across it, and turned by at most flatTolerance about the
+// tangents and slideTolerance (rad) about the normal, each body's support
+// plane along the normal is the same plane of its body: the reference's
+// depth is the depth now (the support points move with their bodies, n . p
+// unchanged), and each cap is the same part of its body, so the kept
+// outlines moved with their bodies and intersected again are the patch a
+// fresh query would outline (ContactPatch.hpp, keptPairPatch). The depth is
+// that of the flat gate (the tilt and approach tolerances are its); only
+// the patch follows the slide and the spin. Fills r (normal from A to B);
+// false beyond those bounds or where the outlines cannot answer.
+bool reuseKeptPatch(const WarmStartEntry& entry, const KeptPatch& kept, const PairPose& poseA,
+                    const PairPose& poseB, const PosedBody& A, const PosedBody& B, double flatTolerance,
+                    double slideTolerance, double minRadius, ContactResult& r);
+
 // Warm-start normal of an exact query for a pair whose last answer was on a
 // flat patch: that answer's normal turned with A or with B, whichever gives
 // the smaller overlap. Why: between flat faces the overlap has a kink at

@@ -113,6 +113,7 @@ int WarmStartCache::record(const WarmStartEntry& entry, const WarmStartEntry* pr
     else {
         pool_[static_cast<std::size_t>(p)] = entry;
         compliance_[static_cast<std::size_t>(p)].valid = false; // a new reference
+        compliance_[static_cast<std::size_t>(p)].patch.valid = false;
     }
     recordedGeneration_[static_cast<std::size_t>(p)] = generation_;
     recorded_.push_back(p);

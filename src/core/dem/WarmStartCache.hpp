@@ -23,6 +23,7 @@
 
 #include <array>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -85,10 +86,15 @@ struct WarmStartEntry {
 // function of that body's orientation only). Beside the entries, not in
 // them: most entries are candidate pairs that never reach the solver, and
 // entry size is memory traffic in large systems.
+//
+// Beside it, for the same reasons, the outlines of the reference's patch
+// between two flat faces (KeptPatch: valid while the reference is; set by
+// the narrow phase after it records a new reference).
 struct KeptCompliance {
     bool valid = false;
     Quat orientation = Quat::Identity();
     Mat3 compliance = Mat3::Zero(), inverseCompliance = Mat3::Zero();
+    KeptPatch patch;
 };
 
 // What the solver's warm start needs of an entry's previous substep.
@@ -137,8 +143,13 @@ public:
     void prefetchForSetUp(int s) const {
         const std::size_t p = static_cast<std::size_t>(recorded_[static_cast<std::size_t>(s)]);
         const char* kept = reinterpret_cast<const char*>(&compliance_[p]);
-        for (std::size_t offset = 0; offset < sizeof(KeptCompliance); offset += 64) __builtin_prefetch(kept + offset);
+        for (std::size_t offset = 0; offset < offsetof(KeptCompliance, patch); offset += 64) __builtin_prefetch(kept + offset);
         __builtin_prefetch(&pool_[p].resting);
+    }
+    // The kept patch outlines of an entry from find (nullptr for nullptr).
+    const KeptPatch* keptPatch(const WarmStartEntry* e) const {
+        const int p = indexOf(e);
+        return p >= 0 ? &compliance_[static_cast<std::size_t>(p)].patch : nullptr;
     }
     // The kept compliance of slot s's contact (invalid for a new entry).
     KeptCompliance& compliance(int s) {

@@ -4,6 +4,8 @@
 #include "../contact/ContactTestSupport.hpp"
 #include "contact/PairContact.hpp"
 #include "DemTestSupport.hpp"
+#include "contact/CommonNormalNewton.hpp"
+#include "contact/ContactPatch.hpp"
 #include "dem/PairGeometryReuse.hpp"
 #include "dem/WallFaceContact.hpp"
 
@@ -446,6 +448,129 @@ TEST(GeometryReuse, FlatPatchAnswersFollowTranslations) {
                 "offset %.3g (move across + 4e-3 L)\n", checked, worstDepth, worstPoint);
     EXPECT_GT(checked, 400);
     EXPECT_LT(worstPoint, 1.0);
+}
+
+
+// Blocks face on face (B turned about the normal, tilted by up to 2e-3 rad,
+// offset laterally), then B slid across the normal (up to 3e-2 r_min) and
+// spun about it (up to 3e-2 rad; the slide tolerance is 3e-2 here). Each
+// cap is the same part of its body, so the kept outlines moved with their
+// bodies and intersected again (reuseKeptPatch) are the patch of the two
+// bodies now along the reference's normal (pairPatch there):
+//  - slid only, that patch's searches, started from the reference's
+//    guesses, run along the same directions in each body and end within
+//    their tolerance of the same body points (a drop within 5 %: ~0.5 % of
+//    a cap's reach on a face, more on the sliver of an inclined one): the
+//    points agree within 1e-2 L, the rim points within 3e-2 L (as many, bar
+//    one at its threshold), while the reference's points moved with A (what
+//    the flat gate reuses) lag by the slide (up to 5e-2 L here);
+//  - spun too, a fresh (cold) outline of B's cap has its vertices in other
+//    directions of the same cap: both are inscribed octagons of it, whose
+//    patch points agree within 3e-2 L.
+// The depth is the overlap along that normal; a move along it (within the
+// flat tolerance) keeps it the exact query's. Beyond the slide, spin or
+// tilt bounds the reuse refuses.
+TEST(GeometryReuse, KeptPatchFollowsSlidesAndSpins) {
+    std::mt19937 rng(71);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    const double slideTolerance = 3e-2;
+    int checked = 0, declined = 0, withRims = 0, sameRimsSlid = 0, sameRims = 0;
+    double worstDepth = 0.0, worstSlid = 0.0, worstSpun = 0.0, stalePoint = 0.0;
+    for (const double eps : {0.2, 0.25, 0.4, 0.5}) {
+        const Superellipsoid A(0.005, 0.004, 0.003, eps, eps), B(0.004, 0.004, 0.0035, eps, eps);
+        const double rMin = std::min(A.boundingRadius(), B.boundingRadius());
+        const double L = std::min(A.halfAxes().minCoeff(), B.halfAxes().minCoeff());
+        const Pose pA{Vec3::Zero(), Quat::Identity()};
+        const PosedBody bodyA(A, pA);
+        for (int k = 0; k < 50; ++k) {
+            const Quat qB = rotationBy(Vec3(unit(rng), unit(rng), 0.0), 2e-3 * std::fabs(unit(rng))) *
+                            rotationBy(Vec3::UnitZ(), unit(rng));
+            const Vec3 pLow = PosedBody(B, Pose{Vec3::Zero(), qB}).support(-Vec3::UnitZ());
+            const Vec3 xB(0.002 * unit(rng), 0.002 * unit(rng), A.c() - pLow.z() - 2e-4 * L);
+            PatchGuess guess;
+            KeptPatch kept;
+            PairWarmStart warm{Vec3::Zero(), &guess, &kept};
+            const ContactResult exact0 = detectPairContact(A, pA, B, Pose{xB, qB}, &warm);
+            if (!exact0.contact || !exact0.onFlatPatch || !kept.valid) continue;
+            WarmStartEntry e;
+            storePairReference(e, posed(pA.position, pA.orientation), posed(xB, qB), exact0);
+            const Vec3 n = exact0.normal;
+            Vec3 across(unit(rng), unit(rng), unit(rng));
+            across -= n.dot(across) * n;
+            across *= 0.99 * slideTolerance * rMin * std::fabs(unit(rng)) / across.norm();
+            const auto reuse = [&](const Vec3& x, const Quat& q, ContactResult& r) {
+                return reuseKeptPatch(e, kept, posed(pA.position, pA.orientation), posed(x, q), bodyA,
+                                      PosedBody(B, Pose{x, q}), 1e-4, slideTolerance, rMin, r);
+            };
+            // the patch now along the reference's normal, and its point
+            const auto alongReference = [&](const Vec3& x, const Quat& q, PatchGuess* g, Vec3& midpoint,
+                                            double& depth) {
+                const PosedBody bodyB(B, Pose{x, q});
+                Vec3 p1, p2;
+                depth = overlapAlong(bodyA, bodyB, n, p1, p2);
+                midpoint = 0.5 * (p1 + p2);
+                return pairPatch(bodyA, bodyB, n, p1, p2, g);
+            };
+            ContactResult slid, refused;
+            if (!reuse(xB + across, qB, slid)) { // where only bounds were kept and a rim is possible now
+                ++declined;
+                continue;
+            }
+            PatchGuess lastGuess = guess;
+            Vec3 midpoint;
+            double depth;
+            const PatchPoints fresh = alongReference(xB + across, qB, &lastGuess, midpoint, depth);
+            ASSERT_TRUE(fresh.found);
+            ++checked;
+            worstDepth = std::max(worstDepth, std::fabs(slid.depth - depth) / L);
+            EXPECT_NEAR(slid.depth, depth, 1e-9 * L) << "eps " << eps << " pair " << k;
+            const double slidPoint = (slid.point - midpoint - fresh.centroid).norm() / L;
+            worstSlid = std::max(worstSlid, slidPoint);
+            EXPECT_LT(slidPoint, 1e-2) << "eps " << eps << " pair " << k;
+            withRims += fresh.rimCount > 0;
+            if (slid.rimCount == fresh.rimCount) { // (else a rim point at its threshold)
+                ++sameRimsSlid;
+                for (int m = 0; m < slid.rimCount; ++m)
+                    EXPECT_LT((slid.rim[m] - midpoint - fresh.rim[m]).norm(), 3e-2 * L) << "eps " << eps << " pair " << k;
+            }
+            ContactResult stale;
+            ASSERT_TRUE(reusePairReference(e, posed(pA.position, pA.orientation), posed(xB + across, qB), 1.0, 1.0,
+                                           rMin, stale)); // (the flat gate made to accept the move)
+            stalePoint = std::max(stalePoint, (stale.point - midpoint - fresh.centroid).norm() / L);
+            // slid and spun: the cold outline of the same caps
+            const Quat qB2 = rotationBy(n, 0.99 * slideTolerance * unit(rng)) * qB;
+            ContactResult spun;
+            if (!reuse(xB + across, qB2, spun)) {
+                ++declined;
+                continue;
+            }
+            const PatchPoints cold = alongReference(xB + across, qB2, nullptr, midpoint, depth);
+            ASSERT_TRUE(cold.found);
+            EXPECT_NEAR(spun.depth, depth, 1e-9 * L);
+            const double spunPoint = (spun.point - midpoint - cold.centroid).norm() / L;
+            worstSpun = std::max(worstSpun, spunPoint);
+            EXPECT_LT(spunPoint, 3e-2) << "eps " << eps << " pair " << k;
+            sameRims += spun.rimCount == cold.rimCount;
+            // along the normal (within the flat tolerance): the exact query's depth
+            const Vec3 xAlong = xB + std::min(0.99e-4 * rMin, 0.5 * exact0.depth) * unit(rng) * n;
+            ContactResult along;
+            if (reuse(xAlong, qB, along))
+                EXPECT_NEAR(along.depth, detectPairContact(A, pA, B, Pose{xAlong, qB}).depth, 1e-7 * L);
+            // beyond the slide, the spin, the tilt
+            EXPECT_FALSE(reuse(xB + 1.02 * slideTolerance * rMin * across.normalized(), qB, refused));
+            EXPECT_FALSE(reuse(xB, rotationBy(n, 1.02 * slideTolerance) * qB, refused));
+            EXPECT_FALSE(reuse(xB, rotationBy(n.unitOrthogonal(), 1.02e-4) * qB, refused));
+        }
+    }
+    std::printf("kept patch reuse: %d checked, %d declined (%d with rims; as many rims: slid %d, spun %d), worst depth "
+                "error %.3g L, point offset slid %.3g L, spun %.3g L; the reference's points: %.3g L\n",
+                checked, declined, withRims, sameRimsSlid, sameRims, worstDepth, worstSlid, worstSpun, stalePoint);
+    EXPECT_GT(checked, 100);
+    EXPECT_LT(declined, checked / 10);
+    EXPECT_GT(withRims, 20);
+    EXPECT_GE(sameRimsSlid, checked - checked / 20);
+    EXPECT_GE(sameRims, checked - checked / 10);
+    EXPECT_GT(stalePoint, 3 * worstSlid); // the comparison can tell a lagging point
 }
 
 } // namespace
