@@ -197,7 +197,7 @@ DemEngine& DemEngine::operator=(DemEngine&&) noexcept = default;
 namespace {
 // The version digit changes with the layout of the state: magic, entry
 // count, sizeof(WarmStartEntry), the entries, sizeof(KeptCompliance), one
-// kept compliance per entry.
+// kept compliance per entry, sizeof(KeptPatch), one kept patch per entry.
 constexpr char stateMagic[8] = {'s', 'e', 'f', 'D', 'E', 'M', '4', '\0'};
 
 // Trivially copyable PODs of Eigen fixed-size types, written as bytes.
@@ -226,25 +226,27 @@ std::vector<T> readRecords(std::istream& is, std::uint64_t count) {
 
 namespace {
 void writeEntries(std::ostream& os, const std::vector<WarmStartEntry>& entries,
-                  const std::vector<KeptCompliance>& compliances) {
+                  const std::vector<KeptCompliance>& compliances, const std::vector<KeptPatch>& patches) {
     const std::uint64_t count = entries.size();
     os.write(stateMagic, sizeof stateMagic);
     os.write(reinterpret_cast<const char*>(&count), sizeof count);
     writeRecords(os, entries);
     writeRecords(os, compliances);
+    writeRecords(os, patches);
     if (!os) throw std::runtime_error("DemEngine::writeState: write failed");
 }
 } // namespace
 
 void DemEngine::writeState(std::ostream& os) const {
-    writeEntries(os, impl_->warm.entries(), impl_->warm.compliances());
+    writeEntries(os, impl_->warm.entries(), impl_->warm.compliances(), impl_->warm.patches());
 }
 
 void DemEngine::extractState(const std::function<bool(std::int64_t)>& owned, std::ostream& os) const {
     std::vector<WarmStartEntry> moved;
     std::vector<KeptCompliance> movedCompliances;
-    impl_->warm.collect([&owned](std::int64_t id) { return !owned(id); }, moved, movedCompliances);
-    writeEntries(os, moved, movedCompliances);
+    std::vector<KeptPatch> movedPatches;
+    impl_->warm.collect([&owned](std::int64_t id) { return !owned(id); }, moved, movedCompliances, movedPatches);
+    writeEntries(os, moved, movedCompliances, movedPatches);
 }
 
 void DemEngine::mergeState(std::istream& is, const std::function<bool(std::int64_t)>& owned) {
@@ -252,8 +254,9 @@ void DemEngine::mergeState(std::istream& is, const std::function<bool(std::int64
     received.readState(is);
     std::vector<WarmStartEntry> entries;
     std::vector<KeptCompliance> compliances;
-    received.impl_->warm.collect(owned, entries, compliances);
-    impl_->warm.adopt(entries, compliances);
+    std::vector<KeptPatch> patches;
+    received.impl_->warm.collect(owned, entries, compliances, patches);
+    impl_->warm.adopt(entries, compliances, patches);
 }
 
 void DemEngine::readState(std::istream& is) {
@@ -268,7 +271,8 @@ void DemEngine::readState(std::istream& is) {
         throw std::runtime_error("DemEngine::readState: not a DEM engine state");
     std::vector<WarmStartEntry> entries = readRecords<WarmStartEntry>(is, count);
     std::vector<KeptCompliance> compliances = readRecords<KeptCompliance>(is, count);
-    impl_->warm.setEntries(std::move(entries), std::move(compliances));
+    const std::vector<KeptPatch> patches = readRecords<KeptPatch>(is, count);
+    impl_->warm.setEntries(std::move(entries), std::move(compliances), patches);
 }
 
 const EngineSettings& DemEngine::settings() const { return impl_->settings; }
@@ -721,9 +725,12 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
             ++stats.reusedPairs;
             carried = true;
             slot = warm.recordCarried(*previous, r.normal); // keeps the reference
-        } else if (previous && previous->flatReference && settings.contactReuseTolerance > 0.0 &&
-                   warm.keptPatch(previous)->valid &&
-                   reuseKeptPatch(*previous, *warm.keptPatch(previous), poseA, poseB,
+        } else if (const KeptPatch* keptPatch = previous && previous->flatReference &&
+                                                        settings.contactReuseTolerance > 0.0
+                                                    ? warm.keptPatch(previous)
+                                                    : nullptr;
+                   keptPatch != nullptr &&
+                   reuseKeptPatch(*previous, *keptPatch, poseA, poseB,
                                   PosedBody(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation}),
                                   PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}),
                                   settings.flatContactReuseTolerance, settings.flatPatchSlideTolerance,
@@ -775,7 +782,7 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
             entry.normal = r.normal;
             entry.patchGuess = patchGuess;
             slot = warm.record(entry);
-            if (kept.valid) warm.compliance(slot).patch = kept;
+            if (kept.valid) warm.keepPatch(slot, kept);
         }
         if (!ordered) r.normal = -r.normal;
         if (!r.contact || !(r.depth > 0.0)) return;

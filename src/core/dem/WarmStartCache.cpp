@@ -81,6 +81,7 @@ const WarmStartEntry* WarmStartCache::find(const ContactKey& key) const {
 int WarmStartCache::append(const WarmStartEntry& entry, bool indexed) {
     pool_.push_back(entry);
     compliance_.emplace_back();
+    patchOf_.push_back(-1);
     recordedGeneration_.push_back(0);
     previousGeneration_.push_back(0);
     previousImpulse_.emplace_back();
@@ -113,7 +114,7 @@ int WarmStartCache::record(const WarmStartEntry& entry, const WarmStartEntry* pr
     else {
         pool_[static_cast<std::size_t>(p)] = entry;
         compliance_[static_cast<std::size_t>(p)].valid = false; // a new reference
-        compliance_[static_cast<std::size_t>(p)].patch.valid = false;
+        dropPatch(static_cast<std::size_t>(p));
     }
     recordedGeneration_[static_cast<std::size_t>(p)] = generation_;
     recorded_.push_back(p);
@@ -156,8 +157,28 @@ void WarmStartCache::commit() {
     if (pool_.size() > 2 * live_.size() + 64) compact();
 }
 
+void WarmStartCache::dropPatch(std::size_t p) {
+    if (patchOf_[p] < 0) return;
+    freePatches_.push_back(patchOf_[p]);
+    patchOf_[p] = -1;
+}
+
+void WarmStartCache::keepPatch(int s, const KeptPatch& patch) {
+    const std::size_t p = static_cast<std::size_t>(recorded_[static_cast<std::size_t>(s)]);
+    if (patchOf_[p] < 0) {
+        if (freePatches_.empty()) {
+            patchOf_[p] = static_cast<int>(patches_.size());
+            patches_.push_back(patch);
+            return;
+        }
+        patchOf_[p] = freePatches_.back();
+        freePatches_.pop_back();
+    }
+    patches_[static_cast<std::size_t>(patchOf_[p])] = patch;
+}
+
 void WarmStartCache::adopt(const std::vector<WarmStartEntry>& entries,
-                           const std::vector<KeptCompliance>& compliances) {
+                           const std::vector<KeptCompliance>& compliances, const std::vector<KeptPatch>& patches) {
     const long last = generation_ - 1; // the substep `find` sees
     for (std::size_t k = 0; k < entries.size(); ++k) {
         int p = lookup(entries[k].key);
@@ -166,6 +187,12 @@ void WarmStartCache::adopt(const std::vector<WarmStartEntry>& entries,
         else p = append(entries[k], true);
         const std::size_t q = static_cast<std::size_t>(p);
         compliance_[q] = k < compliances.size() ? compliances[k] : KeptCompliance{};
+        dropPatch(q);
+        if (k < patches.size() && patches[k].valid) {
+            recorded_.push_back(p); // (keepPatch finds the place by slot)
+            keepPatch(static_cast<int>(recorded_.size()) - 1, patches[k]);
+            recorded_.pop_back();
+        }
         recordedGeneration_[q] = previousGeneration_[q] = last;
         previousImpulse_[q] = PreviousImpulse{entries[k].impulse, entries[k].resting};
         livePosition_.resize(pool_.size());
@@ -183,14 +210,21 @@ void WarmStartCache::compact() {
     pool.reserve(live_.size());
     compliance.reserve(live_.size());
     impulses.reserve(live_.size());
+    // the kept patches stay where they are; those of dead entries are freed
+    std::vector<int> patchOf;
+    patchOf.reserve(live_.size());
     for (int p : live_) {
         pool.push_back(pool_[static_cast<std::size_t>(p)]);
         compliance.push_back(compliance_[static_cast<std::size_t>(p)]);
         impulses.push_back(previousImpulse_[static_cast<std::size_t>(p)]);
+        patchOf.push_back(patchOf_[static_cast<std::size_t>(p)]);
+        patchOf_[static_cast<std::size_t>(p)] = -1;
     }
+    for (std::size_t p = 0; p < patchOf_.size(); ++p) dropPatch(p);
     const std::size_t n = pool.size();
     pool_.swap(pool);
     compliance_.swap(compliance);
+    patchOf_.swap(patchOf);
     previousImpulse_.swap(impulses);
     recordedGeneration_.assign(n, generation_ - 1);
     previousGeneration_.assign(n, generation_ - 1);
@@ -217,11 +251,30 @@ std::vector<KeptCompliance> WarmStartCache::compliances() const {
     return out;
 }
 
-void WarmStartCache::setEntries(std::vector<WarmStartEntry> entries, std::vector<KeptCompliance> compliances) {
+std::vector<KeptPatch> WarmStartCache::patches() const {
+    std::vector<KeptPatch> out;
+    out.reserve(live_.size());
+    for (int p : live_) {
+        const int k = patchOf_[static_cast<std::size_t>(p)];
+        out.push_back(k >= 0 ? patches_[static_cast<std::size_t>(k)] : KeptPatch{});
+    }
+    return out;
+}
+
+void WarmStartCache::setEntries(std::vector<WarmStartEntry> entries, std::vector<KeptCompliance> compliances,
+                                const std::vector<KeptPatch>& patches) {
     const std::size_t n = entries.size();
     pool_ = std::move(entries);
     compliance_ = std::move(compliances);
     compliance_.resize(n); // none given: none kept
+    patchOf_.assign(n, -1);
+    patches_.clear();
+    freePatches_.clear();
+    for (std::size_t p = 0; p < n && p < patches.size(); ++p)
+        if (patches[p].valid) {
+            patchOf_[p] = static_cast<int>(patches_.size());
+            patches_.push_back(patches[p]);
+        }
     generation_ = 2; // the entries are those of substep 1
     recordedGeneration_.assign(n, 1);
     previousGeneration_.assign(n, 1);

@@ -23,7 +23,6 @@
 
 #include <array>
 
-#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -86,15 +85,10 @@ struct WarmStartEntry {
 // function of that body's orientation only). Beside the entries, not in
 // them: most entries are candidate pairs that never reach the solver, and
 // entry size is memory traffic in large systems.
-//
-// Beside it, for the same reasons, the outlines of the reference's patch
-// between two flat faces (KeptPatch: valid while the reference is; set by
-// the narrow phase after it records a new reference).
 struct KeptCompliance {
     bool valid = false;
     Quat orientation = Quat::Identity();
     Mat3 compliance = Mat3::Zero(), inverseCompliance = Mat3::Zero();
-    KeptPatch patch;
 };
 
 // What the solver's warm start needs of an entry's previous substep.
@@ -143,14 +137,21 @@ public:
     void prefetchForSetUp(int s) const {
         const std::size_t p = static_cast<std::size_t>(recorded_[static_cast<std::size_t>(s)]);
         const char* kept = reinterpret_cast<const char*>(&compliance_[p]);
-        for (std::size_t offset = 0; offset < offsetof(KeptCompliance, patch); offset += 64) __builtin_prefetch(kept + offset);
+        for (std::size_t offset = 0; offset < sizeof(KeptCompliance); offset += 64) __builtin_prefetch(kept + offset);
         __builtin_prefetch(&pool_[p].resting);
     }
-    // The kept patch outlines of an entry from find (nullptr for nullptr).
+    // The patch outlines kept with an entry from find (its reference's,
+    // when that was a patch between two flat faces), or nullptr. Kept
+    // apart from the entries and only for those that have them (a few of a
+    // bed's entries; 220 bytes each): a new reference drops them.
     const KeptPatch* keptPatch(const WarmStartEntry* e) const {
         const int p = indexOf(e);
-        return p >= 0 ? &compliance_[static_cast<std::size_t>(p)].patch : nullptr;
+        if (p < 0) return nullptr;
+        const int k = patchOf_[static_cast<std::size_t>(p)];
+        return k >= 0 ? &patches_[static_cast<std::size_t>(k)] : nullptr;
     }
+    // Keeps the patch outlines of slot s's contact (a new reference's).
+    void keepPatch(int s, const KeptPatch& patch);
     // The kept compliance of slot s's contact (invalid for a new entry).
     KeptCompliance& compliance(int s) {
         return compliance_[static_cast<std::size_t>(recorded_[static_cast<std::size_t>(s)])];
@@ -163,8 +164,11 @@ public:
     // restart, and their kept compliances (same order).
     std::vector<WarmStartEntry> entries() const;
     std::vector<KeptCompliance> compliances() const;
-    // Replaces them; for a restart (compliances: empty, or one per entry).
-    void setEntries(std::vector<WarmStartEntry> entries, std::vector<KeptCompliance> compliances = {});
+    // ... and their kept patch outlines (valid = false for none).
+    std::vector<KeptPatch> patches() const;
+    // Replaces them; for a restart (compliances, patches: empty, or one per entry).
+    void setEntries(std::vector<WarmStartEntry> entries, std::vector<KeptCompliance> compliances = {},
+                    const std::vector<KeptPatch>& patches = {});
     // Decomposed runs (particles changing processor), between steps:
     // appends to out the entries `find` sees whose key.a `select` accepts
     // (the cache is unchanged: entries no longer recorded die by
@@ -172,15 +176,18 @@ public:
     // substep (a key already seen by `find` keeps its own entry). Both in
     // O(their count), without rebuilding the cache.
     template <class Select>
-    void collect(Select&& select, std::vector<WarmStartEntry>& out, std::vector<KeptCompliance>& outCompliances) const {
+    void collect(Select&& select, std::vector<WarmStartEntry>& out, std::vector<KeptCompliance>& outCompliances,
+                 std::vector<KeptPatch>& outPatches) const {
         for (const int p : live_) {
             const std::size_t q = static_cast<std::size_t>(p);
             if (!select(pool_[q].key.a)) continue;
             out.push_back(pool_[q]);
             outCompliances.push_back(compliance_[q]);
+            outPatches.push_back(patchOf_[q] >= 0 ? patches_[static_cast<std::size_t>(patchOf_[q])] : KeptPatch{});
         }
     }
-    void adopt(const std::vector<WarmStartEntry>& entries, const std::vector<KeptCompliance>& compliances);
+    void adopt(const std::vector<WarmStartEntry>& entries, const std::vector<KeptCompliance>& compliances,
+               const std::vector<KeptPatch>& patches);
 
 private:
     int indexOf(const WarmStartEntry* e) const {
@@ -193,9 +200,13 @@ private:
     void place(int p); // into a free slot of the table
     void rebuildTable();
     void compact();
+    void dropPatch(std::size_t p); // of pool entry p, if any
 
     std::vector<WarmStartEntry> pool_;
     std::vector<KeptCompliance> compliance_; // per pool entry
+    std::vector<int> patchOf_;               // per pool entry: its place in patches_, -1: none
+    std::vector<KeptPatch> patches_;         // kept patch outlines (some places free)
+    std::vector<int> freePatches_;           // free places of patches_
     std::vector<long> recordedGeneration_;  // per pool entry: the substep it was last recorded in
     std::vector<long> previousGeneration_;  // per pool entry: the substep of previousImpulse_
     std::vector<PreviousImpulse> previousImpulse_;
