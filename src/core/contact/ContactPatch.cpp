@@ -452,7 +452,8 @@ Outline keptOutline(const std::array<std::int16_t, 2 * kPatchRing>& in, double u
 
 // Keeps the outlines of a two-flat-faces patch (zones: nullptr when the
 // bounds proved that it has no rim points; then the bounds are kept).
-void keepPatch(KeptPatch& kept, const PatchFrame& frame, const PosedBody& body1, const CapOutline* caps,
+void keepPatch(KeptPatch& kept, const PatchFrame& frame, const PosedBody& body1, const PosedBody& body2,
+               const CapOutline* caps,
                const CapOutline* zones, const std::array<double, kPatchRing>* bound1,
                const std::array<double, kPatchRing>* bound2) {
     kept.valid = false;
@@ -476,9 +477,16 @@ void keepPatch(KeptPatch& kept, const PatchFrame& frame, const PosedBody& body1,
     if (!(unit > 0.0)) return;
     kept.unit = static_cast<float>(unit);
     const Vec3 origin = body1.toBody(frame.origin), axis = body1.directionToBody(frame.t1);
+    const Vec3 origin2 = body2.toBody(frame.origin), axis2 = body2.directionToBody(frame.t1);
+    const Vec3 relativePosition = body1.toBody(body2.position);
+    const Mat3 relativeRotation = body1.rotation.transpose() * body2.rotation;
     for (int i = 0; i < 3; ++i) {
         kept.origin[i] = static_cast<float>(origin[i]);
         kept.axis[i] = static_cast<float>(axis[i]);
+        kept.originIn2[i] = static_cast<float>(origin2[i]);
+        kept.axisIn2[i] = static_cast<float>(axis2[i]);
+        kept.relativePosition[i] = relativePosition[i];
+        for (int j = 0; j < 3; ++j) kept.relativeRotation[3 * i + j] = relativeRotation(i, j);
     }
     keepOutline(caps[0].outline, unit, kept.cap1);
     keepOutline(caps[1].outline, unit, kept.cap2);
@@ -670,7 +678,7 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
     if (centroid(patch, c) && deeperCapBounds(caps[0].reach, frame.project(p1), zoneBound, bound1) &&
         deeperCapBounds(caps[1].reach, frame.project(p2), zoneBound, bound2) &&
         noRimPossible(c, bound1, bound2, widths)) {
-        if (kept != nullptr && flat1 && flat2) keepPatch(*kept, frame, body1, caps, nullptr, &bound1, &bound2);
+        if (kept != nullptr && flat1 && flat2) keepPatch(*kept, frame, body1, body2, caps, nullptr, &bound1, &bound2);
         return patchPoints(patch, Outline{}, frame, widths);
     }
     // The zone's searches start from the last zone's answers if there are
@@ -692,7 +700,7 @@ PatchPoints pairPatch(const PosedBody& body1, const PosedBody& body2, const Vec3
         guess->zoneDepth = static_cast<float>(zoneDepth);
     }
     const PatchPoints points = patchPoints(patch, intersect(zone1, zone2), frame, widths);
-    if (kept != nullptr && flat1 && flat2 && points.found) keepPatch(*kept, frame, body1, caps, zones, nullptr, nullptr);
+    if (kept != nullptr && flat1 && flat2 && points.found) keepPatch(*kept, frame, body1, body2, caps, zones, nullptr, nullptr);
     return points;
 }
 

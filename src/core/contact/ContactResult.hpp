@@ -106,7 +106,7 @@ struct ContactResult {
 // intersection of the same two outlines moved with their bodies: 2-D
 // clipping instead of 16-32 cap searches and the Newton solve
 // (ContactPatch.hpp, keptPairPatch). Coordinates in the patch frame of that
-// answer (origin and t1 given in body 1's frame), in units of `unit`: the
+// answer (origin and t1 given in each body's frame), in units of `unit`: the
 // outlines' own accuracy is ~0.5 % of a face, these 16 bits are 3e-5 of the
 // largest coordinate. It travels beside every contact-memory entry, so it
 // is kept small.
@@ -114,7 +114,12 @@ struct KeptPatch {
     bool valid = false;
     bool hasZone = false; // zone outlines kept; else the caps' reach bounds
     float unit = 0.0f;
-    std::array<float, 3> origin{}, axis{}; // frame origin and t1 in body 1's frame
+    // frame origin and t1 in body 1's frame and in body 2's
+    std::array<float, 3> origin{}, axis{}, originIn2{}, axisIn2{};
+    // the pose of body 2 relative to body 1 they were found at:
+    // R1^T (x2 - x1) and R1^T R2 (row by row)
+    std::array<double, 3> relativePosition{};
+    std::array<double, 9> relativeRotation{};
     // vertex k at (x[2k], x[2k + 1]), counter-clockwise
     std::array<std::int16_t, 2 * kPatchRing> cap1{}, cap2{}, zone1{}, zone2{};
     // without zones: ring_k . q <= bound_k holds for each body's contact

@@ -736,10 +736,14 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
                                   settings.flatContactReuseTolerance, settings.flatPatchSlideTolerance,
                                   std::min(radius[a], radius[b]), r)) {
             // a slide or spin of flat faces: the kept outlines re-intersected
-            // (PairGeometryReuse.hpp); the rim points are new points
+            // (PairGeometryReuse.hpp), and the answer the new reference
+            // (the flat gate above reuses it while the pair moves less than
+            // its tolerance; the outlines stay with their own pose). Its
+            // rim points are new points.
             ++stats.reusedPairs;
-            slot = warm.recordCarried(*previous, r.normal); // keeps the reference
-            warm.compliance(slot).valid = false;            // its point moved in A's frame
+            slot = warm.recordCarried(*previous, r.normal);
+            storePairReference(warm.slot(slot), poseA, poseB, r);
+            warm.compliance(slot).valid = false; // its point moved in A's frame
         } else if (previous && previous->hasReference && previous->referenceDepth < 0.0 &&
                    separatedAlongReference(
                        *previous,

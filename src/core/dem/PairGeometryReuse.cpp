@@ -142,34 +142,37 @@ bool reuseKeptPatch(const WarmStartEntry& e, const KeptPatch& kept, const PairPo
                     double slideTolerance, double minRadius, ContactResult& r) {
     if (!e.hasReference || !e.flatReference || !kept.valid || !(flatTolerance > 0.0) || !(slideTolerance > 0.0))
         return false;
-    const Vec3& nA = e.normalInA;
-    const Vec3 moved = poseA.rotation.transpose() * (poseB.position - poseA.position) - e.relativePosition;
+    // the motion of B in A's frame since the outlines were found
+    const Vec3& nA = e.normalInA; // (theirs: an entry's normal stays while its patch is kept)
+    const Vec3 moved = poseA.rotation.transpose() * (poseB.position - poseA.position) -
+                       Vec3(kept.relativePosition[0], kept.relativePosition[1], kept.relativePosition[2]);
     const double along = nA.dot(moved);
     const double reach = flatTolerance * minRadius, slide = slideTolerance * minRadius;
     if (along * along > reach * reach || (moved - along * nA).squaredNorm() > slide * slide) return false;
-    // the turn since the reference in A's frame: about n (spin) and about
-    // the tangents (tilt); angle ~ 2 |vec|
-    const Quat turn = (poseA.orientation.conjugate() * poseB.orientation) * e.relativeOrientation.conjugate();
-    const double spin = nA.dot(turn.vec());
-    if (4.0 * spin * spin > slideTolerance * slideTolerance ||
-        4.0 * (turn.vec() - spin * nA).squaredNorm() > flatTolerance * flatTolerance)
+    // the turn since then, T = (R_A^T R_B) (R_A^T R_B)_kept^T, as sin(angle)
+    // times its axis (A's frame): about n (spin) and about the tangents (tilt)
+    Mat3 keptRotation;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) keptRotation(i, j) = kept.relativeRotation[3 * i + j];
+    const Mat3 T = (poseA.rotation.transpose() * poseB.rotation) * keptRotation.transpose();
+    const Vec3 turn = 0.5 * Vec3(T(2, 1) - T(1, 2), T(0, 2) - T(2, 0), T(1, 0) - T(0, 1));
+    const double spin = nA.dot(turn);
+    if (!(T.trace() > 1.0) || spin * spin > slideTolerance * slideTolerance || // (trace > 1: under 90 deg)
+        (turn - spin * nA).squaredNorm() > flatTolerance * flatTolerance)
         return false;
     const Vec3 n = poseA.rotation * nA;
     const Vec3 pA = poseA.position + poseA.rotation * e.supportA;
     const Vec3 pB = poseB.position + poseB.rotation * e.supportB;
     const double depth = n.dot(pA - pB);
     if (!(depth > 0.0)) return false; // (opening: the exact query decides)
-    // the kept frame moved with A, and with B (its pose in B's frame at the
-    // reference: through the reference's relative pose)
+    // the kept frame moved with A and with B
     const Vec3 originInA(kept.origin[0], kept.origin[1], kept.origin[2]);
-    const Vec3 axisInA(kept.axis[0], kept.axis[1], kept.axis[2]);
-    const Mat3 relative = e.relativeOrientation.toRotationMatrix(); // B's frame -> A's, at the reference
-    const Vec3 originInB = relative.transpose() * (originInA - e.relativePosition);
-    const Vec3 axisInB = relative.transpose() * axisInA;
+    const Vec3 originInB(kept.originIn2[0], kept.originIn2[1], kept.originIn2[2]);
     const Vec3 origin = poseA.position + poseA.rotation * originInA;
     PatchPoints patch;
-    if (!keptPairPatch(kept, A, B, n, origin, poseA.rotation * axisInA, poseB.position + poseB.rotation * originInB,
-                       poseB.rotation * axisInB, patch))
+    if (!keptPairPatch(kept, A, B, n, origin, poseA.rotation * Vec3(kept.axis[0], kept.axis[1], kept.axis[2]),
+                       poseB.position + poseB.rotation * originInB,
+                       poseB.rotation * Vec3(kept.axisIn2[0], kept.axisIn2[1], kept.axisIn2[2]), patch))
         return false;
     // at mid-depth between the two support planes, as a fresh answer
     const Vec3 level = (0.5 * n.dot(pA + pB) - n.dot(origin)) * n;

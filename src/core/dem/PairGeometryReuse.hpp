@@ -65,18 +65,21 @@ bool reusePairReference(const WarmStartEntry& entry, const PairPose& A, const Pa
 // issue 21): a block sliding or spinning on a block fails the gate above
 // within a few substeps (a rocking bed of cube-like blocks: 72 % of its flat
 // pairs every substep), though the answer changes only in the patch. While
-// B has moved in A's frame since the reference by at most flatTolerance
-// times minRadius along the normal (fixed in A) and slideTolerance times
-// minRadius across it, and turned by at most flatTolerance about the
-// tangents and slideTolerance (rad) about the normal, each body's support
-// plane along the normal is the same plane of its body: the reference's
-// depth is the depth now (the support points move with their bodies, n . p
-// unchanged), and each cap is the same part of its body, so the kept
-// outlines moved with their bodies and intersected again are the patch a
-// fresh query would outline (ContactPatch.hpp, keptPairPatch). The depth is
-// that of the flat gate (the tilt and approach tolerances are its); only
-// the patch follows the slide and the spin. Fills r (normal from A to B);
-// false beyond those bounds or where the outlines cannot answer.
+// B has moved in A's frame since the outlines were found by at most
+// flatTolerance times minRadius along the normal (fixed in A) and
+// slideTolerance times minRadius across it, and turned by at most
+// flatTolerance about the tangents and slideTolerance (rad) about the
+// normal, each body's support plane along the normal is the same plane of
+// its body: the depth along the entry's normal with its support points
+// moved with their bodies is the depth now (n . p unchanged by such
+// moves), and each cap is the same part of its body, so the kept outlines
+// moved with their bodies and intersected again are the patch a fresh
+// query would outline along that normal (ContactPatch.hpp, keptPairPatch).
+// The tilt and the approach are bounded as by the flat gate; only the
+// patch follows the slide and the spin. The caller makes the answer the
+// entry's new reference (the flat gate then reuses it; the outlines keep
+// the pose they were found at). Fills r (normal from A to B); false beyond
+// those bounds or where the outlines cannot answer.
 bool reuseKeptPatch(const WarmStartEntry& entry, const KeptPatch& kept, const PairPose& poseA,
                     const PairPose& poseB, const PosedBody& A, const PosedBody& B, double flatTolerance,
                     double slideTolerance, double minRadius, ContactResult& r);

@@ -554,8 +554,9 @@ TEST(GeometryReuse, KeptPatchFollowsSlidesAndSpins) {
             // along the normal (within the flat tolerance): the exact query's depth
             const Vec3 xAlong = xB + std::min(0.99e-4 * rMin, 0.5 * exact0.depth) * unit(rng) * n;
             ContactResult along;
-            if (reuse(xAlong, qB, along))
+            if (reuse(xAlong, qB, along)) {
                 EXPECT_NEAR(along.depth, detectPairContact(A, pA, B, Pose{xAlong, qB}).depth, 1e-7 * L);
+            }
             // beyond the slide, the spin, the tilt
             EXPECT_FALSE(reuse(xB + 1.02 * slideTolerance * rMin * across.normalized(), qB, refused));
             EXPECT_FALSE(reuse(xB, rotationBy(n, 1.02 * slideTolerance) * qB, refused));
