@@ -191,20 +191,31 @@ void capOutlines(const CapSpec* caps, int count, const PatchFrame& frame, CapOut
     }
 }
 
-// Keeps {q : normal . q <= offset} of a convex polygon (Sutherland-Hodgman).
-Outline clip(const Outline& poly, const Vec2& normal, double offset) {
-    Outline out;
-    out.reserve(poly.size() + 1);
+// Keeps {q : normal . q <= offset} of a convex polygon (Sutherland-Hodgman),
+// in place. A polygon already inside the half-plane stays as it is, without
+// a copy: most clips of an outline by its partner's edges (the two outlines
+// of a face on a face overlap mostly), the whole work of a kept patch
+// (issue 21).
+void clipInPlace(Outline& poly, const Vec2& normal, double offset) {
     const std::size_t m = poly.size();
+    double side[Outline::kCapacity];
+    bool outside = false;
     for (std::size_t i = 0; i < m; ++i) {
+        side[i] = normal.dot(poly[i]) - offset;
+        outside = outside || !(side[i] <= 0.0); // (a NaN vertex is dropped below)
+    }
+    if (!outside) return;
+    Outline out;
+    for (std::size_t i = 0; i < m; ++i) {
+        const std::size_t j = (i + 1) % m;
         const Vec2& p = poly[i];
-        const Vec2& q = poly[(i + 1) % m];
-        const double sp = normal.dot(p) - offset, sq = normal.dot(q) - offset;
+        const Vec2& q = poly[j];
+        const double sp = side[i], sq = side[j];
         if (sp <= 0.0) out.push_back(p);
         if ((sp < 0.0 && sq > 0.0) || (sp > 0.0 && sq < 0.0))
             out.push_back(p + (sp / (sp - sq)) * (q - p));
     }
-    return out;
+    poly = out;
 }
 
 // Intersection with a counter-clockwise convex polygon: clip by each edge.
@@ -215,7 +226,7 @@ Outline intersect(Outline poly, const Outline& convex) {
         const Vec2 e = convex[(i + 1) % m] - a;
         if (!(e.squaredNorm() > 0.0)) continue; // repeated corner
         const Vec2 outward(e.y(), -e.x());
-        poly = clip(poly, outward, outward.dot(a));
+        clipInPlace(poly, outward, outward.dot(a));
     }
     return poly;
 }
@@ -786,8 +797,8 @@ PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest,
             const Vec3& b = (*clipOutwardNormals)[k];
             const Vec2 normal(frame.t1.dot(b), frame.t2.dot(b));
             const double offset = b.dot((*clipPoints)[k] - frame.origin);
-            if (patch.size() >= 3) patch = clip(patch, normal, offset);
-            if (zone.size() >= 3) zone = clip(zone, normal, offset);
+            if (patch.size() >= 3) clipInPlace(patch, normal, offset);
+            if (zone.size() >= 3) clipInPlace(zone, normal, offset);
         }
     }
     FlatWidths widths(frame, &body, nullptr);
