@@ -63,8 +63,9 @@ bool reusePairReference(const WarmStartEntry& entry, const PairPose& A, const Pa
 
 // Flat answers between two flat faces, with their outlines kept (KeptPatch,
 // issue 21): a block sliding or spinning on a block fails the gate above
-// within a few substeps (a rocking bed of cube-like blocks: 72 % of its flat
-// pairs every substep), though the answer changes only in the patch. While
+// within a few substeps (a rocking bed of cube-like blocks: 56 % of its flat
+// checks, three quarters of them by the slide or the spin alone), though
+// the answer changes only in the patch. While
 // B has moved in A's frame since the outlines were found by at most
 // flatTolerance times minRadius along the normal (fixed in A) and
 // slideTolerance times minRadius across it, and turned by at most

@@ -164,7 +164,10 @@ void WarmStartCache::dropPatch(std::size_t p) {
 }
 
 void WarmStartCache::keepPatch(int s, const KeptPatch& patch) {
-    const std::size_t p = static_cast<std::size_t>(recorded_[static_cast<std::size_t>(s)]);
+    keepPatchAt(static_cast<std::size_t>(recorded_[static_cast<std::size_t>(s)]), patch);
+}
+
+void WarmStartCache::keepPatchAt(std::size_t p, const KeptPatch& patch) {
     if (patchOf_[p] < 0) {
         if (freePatches_.empty()) {
             patchOf_[p] = static_cast<int>(patches_.size());
@@ -188,11 +191,7 @@ void WarmStartCache::adopt(const std::vector<WarmStartEntry>& entries,
         const std::size_t q = static_cast<std::size_t>(p);
         compliance_[q] = k < compliances.size() ? compliances[k] : KeptCompliance{};
         dropPatch(q);
-        if (k < patches.size() && patches[k].valid) {
-            recorded_.push_back(p); // (keepPatch finds the place by slot)
-            keepPatch(static_cast<int>(recorded_.size()) - 1, patches[k]);
-            recorded_.pop_back();
-        }
+        if (k < patches.size() && patches[k].valid) keepPatchAt(q, patches[k]);
         recordedGeneration_[q] = previousGeneration_[q] = last;
         previousImpulse_[q] = PreviousImpulse{entries[k].impulse, entries[k].resting};
         livePosition_.resize(pool_.size());
@@ -271,10 +270,7 @@ void WarmStartCache::setEntries(std::vector<WarmStartEntry> entries, std::vector
     patches_.clear();
     freePatches_.clear();
     for (std::size_t p = 0; p < n && p < patches.size(); ++p)
-        if (patches[p].valid) {
-            patchOf_[p] = static_cast<int>(patches_.size());
-            patches_.push_back(patches[p]);
-        }
+        if (patches[p].valid) keepPatchAt(p, patches[p]);
     generation_ = 2; // the entries are those of substep 1
     recordedGeneration_.assign(n, 1);
     previousGeneration_.assign(n, 1);

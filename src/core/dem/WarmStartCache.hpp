@@ -201,6 +201,7 @@ private:
     void rebuildTable();
     void compact();
     void dropPatch(std::size_t p); // of pool entry p, if any
+    void keepPatchAt(std::size_t p, const KeptPatch& patch);
 
     std::vector<WarmStartEntry> pool_;
     std::vector<KeptCompliance> compliance_; // per pool entry

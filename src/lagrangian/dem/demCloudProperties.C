@@ -227,6 +227,8 @@ void Foam::readCollisionSettings(const dictionary& coll, sef::dem::EngineSetting
     if (coll.found("flatContactReuseTranslation")) // (default: the flat tolerance for the whole move)
         engine.flatContactReuseTranslation =
             readInRange(coll, "flatContactReuseTranslation", 0, 1e-2, defaults.flatContactReuseTranslation);
+    engine.flatPatchSlideTolerance =
+        readInRange(coll, "flatPatchSlideTolerance", 0, 0.1, defaults.flatPatchSlideTolerance);
     engine.allowedPenetration =
         readInRange(coll, "allowedPenetration", 0, 1e-3, defaults.allowedPenetration);
     engine.sweepStagnationWindow =

@@ -131,3 +131,63 @@ TEST(WarmStartCache, MatchesAMapModelUnderChurnAndCompaction) {
         EXPECT_EQ(cache.size(), recorded) << "live entries: every slot of the substep";
     }
 }
+
+// Kept patch outlines (KeptPatch) stay with their entry while it is carried
+// (recordCarried), through the compaction that drops dead entries and
+// through entries()/patches() and setEntries (a restart); a new reference
+// for the key (record) drops them. Patches are told apart by their unit.
+TEST(WarmStartCache, KeptPatchesStayWithTheirEntries) {
+    WarmStartCache cache;
+    const auto patchWithUnit = [](float unit) {
+        KeptPatch p;
+        p.valid = true;
+        p.unit = unit;
+        return p;
+    };
+    std::vector<ContactKey> keys;
+    for (int a = 0; a < 200; ++a) keys.push_back(ContactKey::pair(a, a + 1));
+    for (const ContactKey& k : keys) {
+        WarmStartEntry e;
+        e.key = k;
+        const int slot = cache.record(e);
+        if (k.a % 3 == 0) cache.keepPatch(slot, patchWithUnit(float(k.a)));
+    }
+    cache.commit();
+    // carry every fourth pair (the others die: the pool is compacted),
+    // record pair 12 afresh (its patch goes)
+    for (const ContactKey& k : keys) {
+        if (k.a % 4) continue;
+        const WarmStartEntry* e = cache.find(k);
+        ASSERT_NE(e, nullptr);
+        if (k.a == 12) {
+            WarmStartEntry fresh;
+            fresh.key = k;
+            cache.record(fresh, e);
+        } else {
+            cache.recordCarried(*e, e->normal);
+        }
+    }
+    cache.commit();
+    const auto check = [&](const WarmStartCache& c) {
+        for (const ContactKey& k : keys) {
+            const WarmStartEntry* e = c.find(k);
+            if (k.a % 4) {
+                EXPECT_EQ(e, nullptr);
+                continue;
+            }
+            ASSERT_NE(e, nullptr);
+            const KeptPatch* p = c.keptPatch(e);
+            if (k.a % 3 == 0 && k.a != 12) {
+                ASSERT_NE(p, nullptr) << k.a;
+                EXPECT_TRUE(p->valid);
+                EXPECT_EQ(p->unit, float(k.a));
+            } else {
+                EXPECT_EQ(p, nullptr) << k.a;
+            }
+        }
+    };
+    check(cache);
+    WarmStartCache restarted;
+    restarted.setEntries(cache.entries(), cache.compliances(), cache.patches());
+    check(restarted);
+}
