@@ -514,6 +514,46 @@ void keepPatch(KeptPatch& kept, const PatchFrame& frame, const PosedBody& body1,
     kept.valid = true;
 }
 
+// Keeps a wall patch's outlines (before the floor's edges cut them).
+void keepWallPatch(KeptPatch& kept, const PatchFrame& frame, const PosedBody& body, const Vec3& deepest,
+                   const Outline& patch, const Outline& zone) {
+    kept.valid = false;
+    if (patch.size() != kPatchRing || zone.size() != kPatchRing) return;
+    double largest = 0.0;
+    for (const Outline* o : {&patch, &zone})
+        for (const Vec2& q : *o) largest = std::max({largest, std::fabs(q.x()), std::fabs(q.y())});
+    if (!(largest > 0.0) || !std::isfinite(largest)) return;
+    const double unit = static_cast<float>(largest / kKeptRange);
+    if (!(unit > 0.0)) return;
+    kept.unit = static_cast<float>(unit);
+    const Vec3 origin = body.toBody(frame.origin), axis = body.directionToBody(frame.t1);
+    const Vec3 deepestInBody = body.toBody(deepest);
+    for (int i = 0; i < 3; ++i) {
+        kept.origin[i] = static_cast<float>(origin[i]);
+        kept.axis[i] = static_cast<float>(axis[i]);
+        kept.deepest[i] = deepestInBody[i];
+        kept.relativePosition[i] = body.position[i]; // (walls: the particle's world pose)
+        for (int j = 0; j < 3; ++j) kept.relativeRotation[3 * i + j] = body.rotation(i, j);
+    }
+    keepOutline(patch, unit, kept.cap1);
+    keepOutline(zone, unit, kept.zone1);
+    kept.hasZone = true;
+    kept.valid = true;
+}
+
+// Cuts a wall patch and its zone by the half-planes where the floor ends.
+void cutByFloorEdges(const PatchFrame& frame, const std::vector<Vec3>* clipPoints,
+                     const std::vector<Vec3>* clipOutwardNormals, Outline& patch, Outline& zone) {
+    if (clipPoints == nullptr || clipOutwardNormals == nullptr) return;
+    for (std::size_t k = 0; k < clipPoints->size(); ++k) {
+        const Vec3& b = (*clipOutwardNormals)[k];
+        const Vec2 normal(frame.t1.dot(b), frame.t2.dot(b));
+        const double offset = b.dot((*clipPoints)[k] - frame.origin);
+        if (patch.size() >= 3) clipInPlace(patch, normal, offset);
+        if (zone.size() >= 3) clipInPlace(zone, normal, offset);
+    }
+}
+
 } // namespace
 
 bool hasFlatFaces(const Superellipsoid& shape) {
@@ -756,7 +796,8 @@ bool keptPairPatch(const KeptPatch& kept, const PosedBody& body1, const PosedBod
 
 PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest, double depth,
                       const std::vector<Vec3>* clipPoints,
-                      const std::vector<Vec3>* clipOutwardNormals, PatchGuess* guess) {
+                      const std::vector<Vec3>* clipOutwardNormals, PatchGuess* guess, KeptPatch* kept) {
+    if (kept != nullptr) kept->valid = false;
     if (!(depth > 0.0) || !flatSupportAt(body, -n, deepest)) return {};
     PatchFrame frame;
     frame.origin = deepest + 0.5 * depth * n;
@@ -792,17 +833,32 @@ PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest,
         guess->depth = static_cast<float>(depth);
         guess->zoneDepth = static_cast<float>(zoneDepth);
     }
-    if (clipPoints != nullptr && clipOutwardNormals != nullptr) {
-        for (std::size_t k = 0; k < clipPoints->size(); ++k) {
-            const Vec3& b = (*clipOutwardNormals)[k];
-            const Vec2 normal(frame.t1.dot(b), frame.t2.dot(b));
-            const double offset = b.dot((*clipPoints)[k] - frame.origin);
-            if (patch.size() >= 3) clipInPlace(patch, normal, offset);
-            if (zone.size() >= 3) clipInPlace(zone, normal, offset);
-        }
-    }
+    KeptPatch keptNow;
+    if (kept != nullptr) keepWallPatch(keptNow, frame, body, deepest, patch, zone);
+    cutByFloorEdges(frame, clipPoints, clipOutwardNormals, patch, zone);
     FlatWidths widths(frame, &body, nullptr);
-    return patchPoints(patch, zone, frame, widths);
+    const PatchPoints points = patchPoints(patch, zone, frame, widths);
+    if (kept != nullptr && points.found) *kept = keptNow;
+    return points;
+}
+
+bool keptWallPatch(const KeptPatch& kept, const PosedBody& body, const Vec3& n, const Vec3& origin,
+                   const Vec3& axis, const Vec3& keptOrigin, const std::vector<Vec3>* clipPoints,
+                   const std::vector<Vec3>* clipOutwardNormals, PatchPoints& points) {
+    points = PatchPoints{};
+    if (!kept.valid || !kept.hasZone) return false;
+    PatchFrame frame;
+    frame.origin = origin;
+    frame.t1 = (axis - n.dot(axis) * n).normalized();
+    frame.t2 = n.cross(frame.t1);
+    if (!isFinite(frame.t1)) return false;
+    const Vec2 shift = frame.project(keptOrigin);
+    Outline patch = keptOutline(kept.cap1, kept.unit, Eigen::Matrix2d::Identity(), shift);
+    Outline zone = keptOutline(kept.zone1, kept.unit, Eigen::Matrix2d::Identity(), shift);
+    cutByFloorEdges(frame, clipPoints, clipOutwardNormals, patch, zone);
+    FlatWidths widths(frame, &body, nullptr);
+    points = patchPoints(patch, zone, frame, widths);
+    return points.found;
 }
 
 void placeOnWallPatch(ContactResult& r, const PatchPoints& patch) {

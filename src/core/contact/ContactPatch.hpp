@@ -111,9 +111,22 @@ bool keptPairPatch(const KeptPatch& kept, const PosedBody& body1, const PosedBod
 // outward normals of the wall polygon edges that bound the floor), and the
 // rim points. No patch when the particle has no flat faces or the patch is
 // degenerate.
+// kept (optional, out): the outlines before the cuts (KeptPatch; valid =
+// false without a patch).
 PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest, double depth,
                      const std::vector<Vec3>* clipPoints = nullptr,
-                     const std::vector<Vec3>* clipOutwardNormals = nullptr, PatchGuess* guess = nullptr);
+                     const std::vector<Vec3>* clipOutwardNormals = nullptr, PatchGuess* guess = nullptr,
+                     KeptPatch* kept = nullptr);
+
+// The wall patch from kept outlines (wallPatch's) after the particle slid
+// across the face normal n and turned about it: the kept frame moved with
+// the particle (keptOrigin, axis: world), the patch frame now at `origin`
+// (the midpoint of the deepest point and its projection), cut by the
+// floor's edges as wallPatch does. Offsets from `origin`. False without a
+// patch.
+bool keptWallPatch(const KeptPatch& kept, const PosedBody& body, const Vec3& n, const Vec3& origin,
+                   const Vec3& axis, const Vec3& keptOrigin, const std::vector<Vec3>* clipPoints,
+                   const std::vector<Vec3>* clipOutwardNormals, PatchPoints& points);
 
 // Wall answers: moves the point and both surface points of r (the point is
 // their midpoint) by the patch centroid, sets onFlatPatch for a non-zero

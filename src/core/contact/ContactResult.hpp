@@ -114,8 +114,13 @@ struct KeptPatch {
     bool valid = false;
     bool hasZone = false; // zone outlines kept; else the caps' reach bounds
     float unit = 0.0f;
-    // frame origin and t1 in body 1's frame and in body 2's
+    // frame origin and t1 in body 1's frame and in body 2's (walls: body 1
+    // is the particle, cap1 / zone1 its cap below the face plane and its
+    // zone)
     std::array<float, 3> origin{}, axis{}, originIn2{}, axisIn2{};
+    // walls: the particle's support point along the face's inward normal,
+    // its frame (in full: the depth is taken from it)
+    std::array<double, 3> deepest{};
     // the pose of body 2 relative to body 1 they were found at:
     // R1^T (x2 - x1) and R1^T R2 (row by row)
     std::array<double, 3> relativePosition{};

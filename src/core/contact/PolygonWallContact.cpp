@@ -247,16 +247,57 @@ bool vertexContact(const PosedBody& body, const WallPolygon& poly, const Vec3& n
 
 } // namespace
 
+namespace {
+
+// The edges where the floor ends (active: boundary or convex), which cut a
+// face's patch; coplanar and concave neighbours continue the floor.
+void floorEdges(const WallPolygon& polygon, const PolygonFrame& frame, std::vector<Vec3>& cutPoints,
+                std::vector<Vec3>& cutNormals) {
+    for (int k = 0; k < static_cast<int>(polygon.vertices.size()); ++k) {
+        if (!flag(polygon.activeEdges, k) || !(frame.length[k] > 0.0)) continue;
+        cutPoints.push_back(polygon.vertices[k]);
+        cutNormals.push_back(frame.outward[k]);
+    }
+}
+
+} // namespace
+
+bool keptPolygonFaceContact(const Superellipsoid& shape, const Pose& pose, const WallPolygon& polygon,
+                            const KeptPatch& kept, ContactResult& r) {
+    if (!kept.valid) return false;
+    const PosedBody body(shape, pose);
+    const Vec3 n = polygon.normal.normalized();
+    const Vec3 deepest = body.toWorld(Vec3(kept.deepest[0], kept.deepest[1], kept.deepest[2]));
+    const double faceDepth = -n.dot(deepest - polygon.vertices[0]);
+    if (!(faceDepth > 0.0)) return false;
+    thread_local PolygonFrame frame;
+    frameOf(polygon, n, frame);
+    const Vec3 projection = deepest + faceDepth * n;
+    if (!faceClaims(polygon, frame, projection)) return false;
+    std::vector<Vec3> cutPoints, cutNormals;
+    floorEdges(polygon, frame, cutPoints, cutNormals);
+    PatchPoints points;
+    if (!keptWallPatch(kept, body, n, 0.5 * (deepest + projection),
+                       body.rotation * Vec3(kept.axis[0], kept.axis[1], kept.axis[2]),
+                       body.toWorld(Vec3(kept.origin[0], kept.origin[1], kept.origin[2])), &cutPoints, &cutNormals,
+                       points))
+        return false;
+    r = makeResult(n, projection, deepest, WallFeature::face, -1, 0, ContactStatus::closedForm);
+    placeOnWallPatch(r, points);
+    return true;
+}
+
 ContactResult detectPolygonWallContact(const Superellipsoid& shape, const Pose& pose,
                                        const WallPolygon& polygon, const Vec3* warmNormal,
-                                       PatchGuess* patchGuess) {
+                                       PatchGuess* patchGuess, KeptPatch* kept) {
     validate(polygon);
-    return detectValidatedPolygonWallContact(shape, pose, polygon, warmNormal, patchGuess);
+    return detectValidatedPolygonWallContact(shape, pose, polygon, warmNormal, patchGuess, kept);
 }
 
 ContactResult detectValidatedPolygonWallContact(const Superellipsoid& shape, const Pose& pose,
                                                 const WallPolygon& polygon, const Vec3* warmNormal,
-                                                PatchGuess* patchGuess) {
+                                                PatchGuess* patchGuess, KeptPatch* kept) {
+    if (kept != nullptr) kept->valid = false;
     const PosedBody body(shape, pose);
     const Vec3 n = polygon.normal.normalized();
     const double radius = shape.boundingRadius();
@@ -290,12 +331,8 @@ ContactResult detectValidatedPolygonWallContact(const Superellipsoid& shape, con
         // (active: boundary or convex); coplanar and concave neighbours
         // continue the floor and do not cut the patch.
         std::vector<Vec3> cutPoints, cutNormals;
-        for (int k = 0; k < static_cast<int>(polygon.vertices.size()); ++k) {
-            if (!flag(polygon.activeEdges, k) || !(frame.length[k] > 0.0)) continue;
-            cutPoints.push_back(polygon.vertices[k]);
-            cutNormals.push_back(frame.outward[k]);
-        }
-        placeOnWallPatch(face, wallPatch(body, n, deepest, faceDepth, &cutPoints, &cutNormals, patchGuess));
+        floorEdges(polygon, frame, cutPoints, cutNormals);
+        placeOnWallPatch(face, wallPatch(body, n, deepest, faceDepth, &cutPoints, &cutNormals, patchGuess, kept));
         return face;
     }
 

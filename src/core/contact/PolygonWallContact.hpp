@@ -58,17 +58,32 @@ struct WallPolygon {
 // non-finite normal or flag vectors of the wrong size.
 // patchGuess (optional, in and out): the searches of the face contact's
 // flat patch start there and leave theirs (PatchGuess, ContactResult.hpp).
+// kept (optional, out): the outlines of a face answer's flat patch
+// (KeptPatch; valid = false for any other answer).
 ContactResult detectPolygonWallContact(const Superellipsoid& shape, const Pose& pose,
                                        const WallPolygon& polygon,
                                        const Vec3* warmNormal = nullptr,
-                                       PatchGuess* patchGuess = nullptr);
+                                       PatchGuess* patchGuess = nullptr, KeptPatch* kept = nullptr);
 
 // The same for a polygon already checked (by markActiveFeatures, as a wall
 // set does once when it is built): no per-query validation.
 ContactResult detectValidatedPolygonWallContact(const Superellipsoid& shape, const Pose& pose,
                                                 const WallPolygon& polygon,
                                                 const Vec3* warmNormal = nullptr,
-                                                PatchGuess* patchGuess = nullptr);
+                                                PatchGuess* patchGuess = nullptr,
+                                                KeptPatch* kept = nullptr);
+
+// The face answer of a particle that has slid across the face normal and
+// turned about it since its kept patch was found (the caller bounds the
+// motion, dem/PairGeometryReuse.hpp): its deepest point is the kept one
+// moved with it, its depth that point's below the plane now, and its patch
+// the kept outlines moved with it and cut by the floor's edges
+// (ContactPatch.hpp, keptWallPatch), as the face branch of
+// detectPolygonWallContact would answer along the same normal. False where
+// the face no longer claims that point, the particle no longer reaches the
+// plane or the outlines give no patch (the caller queries afresh).
+bool keptPolygonFaceContact(const Superellipsoid& shape, const Pose& pose, const WallPolygon& polygon,
+                            const KeptPatch& kept, ContactResult& r);
 
 // Sets activeEdges, activeVertices, ownedEdges, ownedVertices and
 // edgeNeighbourNormals of every face. Vertices closer than `tolerance` [m]

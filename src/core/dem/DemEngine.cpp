@@ -849,10 +849,23 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
                 ++stats.reusedWalls;
                 carried = true;
                 slot = warm.recordCarried(*e, r.normal); // keeps the reference
+            } else if (const KeptPatch* keptPatch = e && e->flatReference && settings.contactReuseTolerance > 0.0
+                                                        ? warm.keptPatch(e)
+                                                        : nullptr;
+                       keptPatch != nullptr &&
+                       reuseKeptWallPatch(*e, *keptPatch, particlePose, ps.types[typeOf[i]].shape, walls, f,
+                                          settings.flatContactReuseTolerance, settings.flatPatchSlideTolerance,
+                                          radius[i], r)) {
+                // a slide or spin on a face: as for pairs (above)
+                ++stats.reusedWalls;
+                slot = warm.recordCarried(*e, r.normal);
+                storeWallReference(warm.slot(slot), particlePose, r);
+                warm.compliance(slot).valid = false;
             } else {
                 PatchGuess patchGuess = e ? e->patchGuess : PatchGuess{};
+                KeptPatch kept;
                 r = detectFaceContact(ps.types[typeOf[i]].shape, pose, walls, f, e ? &e->normal : nullptr,
-                                      &patchGuess);
+                                      &patchGuess, &kept);
                 stats.newtonIterations += r.iterations;
                 if (r.status == ContactStatus::fallback) ++stats.fallbacks;
                 if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox)
@@ -863,6 +876,7 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
                 entry.normal = r.normal;
                 entry.patchGuess = patchGuess;
                 slot = warm.record(entry, e);
+                if (kept.valid) warm.keepPatch(slot, kept);
             }
             if (!r.contact || !(r.depth > 0.0)) continue;
             if (r.feature == WallFeature::face) claimedPlanes.push_back(walls.planeOf(face));

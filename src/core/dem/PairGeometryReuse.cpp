@@ -2,6 +2,7 @@
 
 #include "contact/CommonNormalNewton.hpp"
 #include "contact/ContactPatch.hpp"
+#include "dem/WallFaceContact.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -86,6 +87,28 @@ double motionOfBSinceReference(const WarmStartEntry& e, const PairPose& A, const
     return moved.norm() + 2.0 * radiusB * turned.vec().norm();
 }
 
+// The motion since a kept patch was found (KeptPatch: the position x and
+// rotation R then, of B in A's frame or of a particle in the world), now x
+// and R in that frame, is a slide across the normal n and a turn about it
+// within slideTolerance (times minRadius; rad), and a move along n and a
+// turn about the tangents within flatTolerance. The turn T = R R_kept^T as
+// sin(angle) times its axis.
+bool withinKeptMotion(const KeptPatch& kept, const Vec3& position, const Mat3& rotation, const Vec3& n,
+                      double flatTolerance, double slideTolerance, double minRadius) {
+    const Vec3 moved = position - Vec3(kept.relativePosition[0], kept.relativePosition[1], kept.relativePosition[2]);
+    const double along = n.dot(moved);
+    const double reach = flatTolerance * minRadius, slide = slideTolerance * minRadius;
+    if (along * along > reach * reach || (moved - along * n).squaredNorm() > slide * slide) return false;
+    Mat3 keptRotation;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) keptRotation(i, j) = kept.relativeRotation[3 * i + j];
+    const Mat3 T = rotation * keptRotation.transpose();
+    const Vec3 turn = 0.5 * Vec3(T(2, 1) - T(1, 2), T(0, 2) - T(2, 0), T(1, 0) - T(0, 1));
+    const double spin = n.dot(turn);
+    return T.trace() > 1.0 && spin * spin <= slideTolerance * slideTolerance && // (trace > 1: under 90 deg)
+           (turn - spin * n).squaredNorm() <= flatTolerance * flatTolerance;
+}
+
 void reuseRim(const WarmStartEntry& e, const PairPose& frame, ContactResult& r) {
     r.rimCount = static_cast<int>(e.rimCount);
     for (int k = 0; k < r.rimCount; ++k) r.rim[k] = frame.position + frame.rotation * e.rimInA[k];
@@ -144,21 +167,8 @@ bool reuseKeptPatch(const WarmStartEntry& e, const KeptPatch& kept, const PairPo
         return false;
     // the motion of B in A's frame since the outlines were found
     const Vec3& nA = e.normalInA; // (theirs: an entry's normal stays while its patch is kept)
-    const Vec3 moved = poseA.rotation.transpose() * (poseB.position - poseA.position) -
-                       Vec3(kept.relativePosition[0], kept.relativePosition[1], kept.relativePosition[2]);
-    const double along = nA.dot(moved);
-    const double reach = flatTolerance * minRadius, slide = slideTolerance * minRadius;
-    if (along * along > reach * reach || (moved - along * nA).squaredNorm() > slide * slide) return false;
-    // the turn since then, T = (R_A^T R_B) (R_A^T R_B)_kept^T, as sin(angle)
-    // times its axis (A's frame): about n (spin) and about the tangents (tilt)
-    Mat3 keptRotation;
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) keptRotation(i, j) = kept.relativeRotation[3 * i + j];
-    const Mat3 T = (poseA.rotation.transpose() * poseB.rotation) * keptRotation.transpose();
-    const Vec3 turn = 0.5 * Vec3(T(2, 1) - T(1, 2), T(0, 2) - T(2, 0), T(1, 0) - T(0, 1));
-    const double spin = nA.dot(turn);
-    if (!(T.trace() > 1.0) || spin * spin > slideTolerance * slideTolerance || // (trace > 1: under 90 deg)
-        (turn - spin * nA).squaredNorm() > flatTolerance * flatTolerance)
+    if (!withinKeptMotion(kept, poseA.rotation.transpose() * (poseB.position - poseA.position),
+                          poseA.rotation.transpose() * poseB.rotation, nA, flatTolerance, slideTolerance, minRadius))
         return false;
     const Vec3 n = poseA.rotation * nA;
     const Vec3 pA = poseA.position + poseA.rotation * e.supportA;
@@ -182,6 +192,17 @@ bool reuseKeptPatch(const WarmStartEntry& e, const KeptPatch& kept, const PairPo
     r.rimCount = patch.rimCount;
     for (int k = 0; k < patch.rimCount; ++k) r.rim[k] = origin + level + patch.rim[k];
     return true;
+}
+
+bool reuseKeptWallPatch(const WarmStartEntry& e, const KeptPatch& kept, const PairPose& particle,
+                        const Superellipsoid& shape, const WallSet& walls, int face, double flatTolerance,
+                        double slideTolerance, double radius, ContactResult& r) {
+    if (!e.hasReference || !e.flatReference || !kept.valid || !(flatTolerance > 0.0) || !(slideTolerance > 0.0))
+        return false;
+    const Vec3& n = e.normalInA; // (the face's, world)
+    if (!withinKeptMotion(kept, particle.position, particle.rotation, n, flatTolerance, slideTolerance, radius))
+        return false;
+    return keptFaceContact(shape, Pose{particle.position, particle.orientation}, walls, face, kept, r);
 }
 
 bool separatedAlongReference(const WarmStartEntry& e, const PosedBody& A, const PosedBody& B,

@@ -30,6 +30,7 @@
 // penetration (1e-4 d_eq).
 #include "contact/ContactResult.hpp"
 #include "contact/PosedBody.hpp"
+#include "dem/WallSet.hpp"
 #include "dem/WarmStartCache.hpp"
 #include "geometry/Types.hpp"
 
@@ -84,6 +85,16 @@ bool reusePairReference(const WarmStartEntry& entry, const PairPose& A, const Pa
 bool reuseKeptPatch(const WarmStartEntry& entry, const KeptPatch& kept, const PairPose& poseA,
                     const PairPose& poseB, const PosedBody& A, const PosedBody& B, double flatTolerance,
                     double slideTolerance, double minRadius, ContactResult& r);
+
+// Wall faces: the same for a particle's face answer with kept outlines
+// (contact/PolygonWallContact.hpp, keptPolygonFaceContact), the motion of
+// the particle in the world since they were found bounded as above about
+// the face's normal; the floor's edges cut the moved outlines, and the face
+// must still claim the particle's deepest point. The caller makes the
+// answer the entry's new reference.
+bool reuseKeptWallPatch(const WarmStartEntry& entry, const KeptPatch& kept, const PairPose& particle,
+                        const Superellipsoid& shape, const WallSet& walls, int face, double flatTolerance,
+                        double slideTolerance, double radius, ContactResult& r);
 
 // Warm-start normal of an exact query for a pair whose last answer was on a
 // flat patch: that answer's normal turned with A or with B, whichever gives

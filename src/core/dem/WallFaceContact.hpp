@@ -12,7 +12,14 @@
 
 namespace sef::dem {
 
+// kept (optional, out): the outlines of a face answer's flat patch.
 ContactResult detectFaceContact(const Superellipsoid& shape, const Pose& pose, const WallSet& walls,
-                                int face, const Vec3* warmNormal, PatchGuess* patchGuess = nullptr);
+                                int face, const Vec3* warmNormal, PatchGuess* patchGuess = nullptr,
+                                KeptPatch* kept = nullptr);
+
+// The face answer from kept outlines (contact/PolygonWallContact.hpp,
+// keptPolygonFaceContact); false where it cannot answer.
+bool keptFaceContact(const Superellipsoid& shape, const Pose& pose, const WallSet& walls, int face,
+                     const KeptPatch& kept, ContactResult& r);
 
 } // namespace sef::dem

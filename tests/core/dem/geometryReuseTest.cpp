@@ -574,5 +574,86 @@ TEST(GeometryReuse, KeptPatchFollowsSlidesAndSpins) {
     EXPECT_GT(stalePoint, 3 * worstSlid); // the comparison can tell a lagging point
 }
 
+
+// The same for a block on a floor face whose edge cuts its patch (a lone
+// square face: its edges are boundary edges, so they end the floor). The
+// kept outlines of the particle's cap and zone, moved with it and cut by
+// the edges again (reuseKeptWallPatch), give the face answer a fresh query
+// gives (with the reference's search guesses): the same depth, the point
+// within 1e-2 L and rim points within 3e-2 L (the searches' tolerance, as
+// above), while the reference's points (reuseWallReference) lag by the
+// slide. Beyond the bounds, or once the face no longer claims the deepest
+// point, the reuse refuses.
+TEST(GeometryReuse, KeptWallPatchFollowsSlidesAndSpins) {
+    std::mt19937 rng(83);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    const double half = 0.006;
+    const WallSet walls({WallFace{{Vec3(-half, -half, 0), Vec3(half, -half, 0), Vec3(half, half, 0), Vec3(-half, half, 0)},
+                                  Vec3(0, 0, -1)}});
+    const double slideTolerance = 3e-2;
+    int checked = 0, declined = 0, cut = 0, sameRims = 0;
+    double worstPoint = 0.0, worstRim = 0.0, stalePoint = 0.0;
+    for (const double eps : {0.2, 0.3, 0.5}) {
+        const Superellipsoid shape(0.005, 0.004, 0.003, eps, eps);
+        const double r = shape.boundingRadius(), L = shape.halfAxes().minCoeff();
+        for (int k = 0; k < 40; ++k) {
+            const Quat q = rotationBy(Vec3(unit(rng), unit(rng), 0.0), 2e-3 * std::fabs(unit(rng))) *
+                           rotationBy(Vec3::UnitZ(), 0.3 * unit(rng));
+            const double h = shape.supportValue(q.conjugate() * Vec3(0, 0, -1));
+            const Vec3 x(0.003 + 0.002 * unit(rng), 0.002 * unit(rng), h - 2e-4 * L);
+            PatchGuess guess;
+            KeptPatch kept;
+            const ContactResult exact0 = detectFaceContact(shape, Pose{x, q}, walls, 0, nullptr, &guess, &kept);
+            if (!exact0.contact || exact0.feature != WallFeature::face || !exact0.onFlatPatch || !kept.valid) continue;
+            WarmStartEntry e;
+            storeWallReference(e, posed(x, q), exact0);
+            Vec3 across(unit(rng), unit(rng), 0.0);
+            across *= 0.99 * slideTolerance * r * std::fabs(unit(rng)) / across.norm();
+            const Quat q2 = rotationBy(Vec3::UnitZ(), 0.99 * slideTolerance * unit(rng)) * q;
+            const Vec3 x2 = x + across;
+            ContactResult reused, refused;
+            if (!reuseKeptWallPatch(e, kept, posed(x2, q2), shape, walls, 0, 1e-4, slideTolerance, r, reused)) {
+                ++declined; // (the face no longer claims the deepest point)
+                continue;
+            }
+            PatchGuess lastGuess = guess;
+            const ContactResult fresh = detectFaceContact(shape, Pose{x2, q2}, walls, 0, nullptr, &lastGuess);
+            ASSERT_EQ(fresh.feature, WallFeature::face);
+            ++checked;
+            cut += x2.x() + shape.a() > half;
+            EXPECT_NEAR(reused.depth, fresh.depth, 1e-12 * L) << "eps " << eps << " case " << k;
+            EXPECT_TRUE(reused.normal.isApprox(fresh.normal, 1e-15));
+            const double point = (reused.surfacePoint2 - fresh.surfacePoint2).norm() / L;
+            worstPoint = std::max(worstPoint, point);
+            EXPECT_LT(point, 1e-2) << "eps " << eps << " case " << k;
+            ContactResult stale;
+            ASSERT_TRUE(reuseWallReference(e, posed(x2, q2), 1.0, 1.0, r, stale)); // (made to accept)
+            stalePoint = std::max(stalePoint, (stale.surfacePoint2 - fresh.surfacePoint2).norm() / L);
+            if (reused.rimCount == fresh.rimCount) { // (else a rim point at its threshold)
+                ++sameRims;
+                for (int m = 0; m < reused.rimCount; ++m) {
+                    const double rim = (reused.rim[m] - fresh.rim[m]).norm() / L;
+                    worstRim = std::max(worstRim, rim);
+                    EXPECT_LT(rim, 3e-2) << "eps " << eps << " case " << k;
+                }
+            }
+            // beyond the slide, the spin, the tilt
+            EXPECT_FALSE(reuseKeptWallPatch(e, kept, posed(x + 1.02 * slideTolerance * r * across.normalized(), q),
+                                            shape, walls, 0, 1e-4, slideTolerance, r, refused));
+            EXPECT_FALSE(reuseKeptWallPatch(e, kept, posed(x, rotationBy(Vec3::UnitZ(), 1.02 * slideTolerance) * q),
+                                            shape, walls, 0, 1e-4, slideTolerance, r, refused));
+            EXPECT_FALSE(reuseKeptWallPatch(e, kept, posed(x, rotationBy(Vec3::UnitX(), 1.02e-4) * q), shape, walls,
+                                            0, 1e-4, slideTolerance, r, refused));
+        }
+    }
+    std::printf("kept wall patch reuse: %d checked (%d cut by the edge), %d declined, %d with as many rims; "
+                "worst point offset %.3g L, rim %.3g L; the reference's points: %.3g L\n",
+                checked, cut, declined, sameRims, worstPoint, worstRim, stalePoint);
+    EXPECT_GT(checked, 60);
+    EXPECT_GT(cut, 20);
+    EXPECT_GE(sameRims, checked - checked / 10);
+    EXPECT_GT(stalePoint, 3 * worstPoint);
+}
+
 } // namespace
 } // namespace sef::dem
