@@ -197,7 +197,9 @@ DemEngine& DemEngine::operator=(DemEngine&&) noexcept = default;
 namespace {
 // The version digit changes with the layout of the state: magic, entry
 // count, sizeof(WarmStartEntry), the entries, sizeof(KeptCompliance), one
-// kept compliance per entry, sizeof(KeptPatch), one kept patch per entry.
+// kept compliance per entry, the count of kept patches,
+// sizeof(IndexedPatch), the kept patches with the index of their entry
+// (only a bed's flat pairs have one).
 constexpr char stateMagic[8] = {'s', 'e', 'f', 'D', 'E', 'M', '4', '\0'};
 
 // Trivially copyable PODs of Eigen fixed-size types, written as bytes.
@@ -225,6 +227,11 @@ std::vector<T> readRecords(std::istream& is, std::uint64_t count) {
 } // namespace
 
 namespace {
+struct IndexedPatch {
+    std::uint64_t entry;
+    KeptPatch patch;
+};
+
 void writeEntries(std::ostream& os, const std::vector<WarmStartEntry>& entries,
                   const std::vector<KeptCompliance>& compliances, const std::vector<KeptPatch>& patches) {
     const std::uint64_t count = entries.size();
@@ -232,7 +239,12 @@ void writeEntries(std::ostream& os, const std::vector<WarmStartEntry>& entries,
     os.write(reinterpret_cast<const char*>(&count), sizeof count);
     writeRecords(os, entries);
     writeRecords(os, compliances);
-    writeRecords(os, patches);
+    std::vector<IndexedPatch> kept;
+    for (std::size_t k = 0; k < patches.size(); ++k)
+        if (patches[k].valid) kept.push_back(IndexedPatch{k, patches[k]});
+    const std::uint64_t keptCount = kept.size();
+    os.write(reinterpret_cast<const char*>(&keptCount), sizeof keptCount);
+    writeRecords(os, kept);
     if (!os) throw std::runtime_error("DemEngine::writeState: write failed");
 }
 } // namespace
@@ -271,7 +283,14 @@ void DemEngine::readState(std::istream& is) {
         throw std::runtime_error("DemEngine::readState: not a DEM engine state");
     std::vector<WarmStartEntry> entries = readRecords<WarmStartEntry>(is, count);
     std::vector<KeptCompliance> compliances = readRecords<KeptCompliance>(is, count);
-    const std::vector<KeptPatch> patches = readRecords<KeptPatch>(is, count);
+    std::uint64_t keptCount = 0;
+    is.read(reinterpret_cast<char*>(&keptCount), sizeof keptCount);
+    if (!is || keptCount > count) throw std::runtime_error("DemEngine::readState: corrupt state");
+    std::vector<KeptPatch> patches(count);
+    for (const IndexedPatch& k : readRecords<IndexedPatch>(is, keptCount)) {
+        if (k.entry >= count) throw std::runtime_error("DemEngine::readState: corrupt state");
+        patches[k.entry] = k.patch;
+    }
     impl_->warm.setEntries(std::move(entries), std::move(compliances), patches);
 }
 
