@@ -461,44 +461,59 @@ Outline keptOutline(const std::array<std::int16_t, 2 * kPatchRing>& in, double u
     return o;
 }
 
+// The storage unit of outlines whose largest coordinate (or bound) is
+// `largest`; 0 where there is none.
+double keptUnit(double largest) {
+    if (!(largest > 0.0) || !std::isfinite(largest)) return 0.0;
+    return static_cast<float>(largest / kKeptRange);
+}
+
+double largestCoordinate(const Outline& o) {
+    double largest = 0.0;
+    for (const Vec2& q : o) largest = std::max({largest, std::fabs(q.x()), std::fabs(q.y())});
+    return largest;
+}
+
+// The frame in a body's frame, and the pose the outlines were found at.
+void keepFrame(const PatchFrame& frame, const PosedBody& body, std::array<float, 3>& origin,
+               std::array<float, 3>& axis) {
+    const Vec3 o = body.toBody(frame.origin), t = body.directionToBody(frame.t1);
+    for (int i = 0; i < 3; ++i) {
+        origin[i] = static_cast<float>(o[i]);
+        axis[i] = static_cast<float>(t[i]);
+    }
+}
+
+void keepPose(KeptPatch& kept, const Vec3& position, const Mat3& rotation) {
+    for (int i = 0; i < 3; ++i) {
+        kept.relativePosition[i] = position[i];
+        for (int j = 0; j < 3; ++j) kept.relativeRotation[3 * i + j] = rotation(i, j);
+    }
+}
+
 // Keeps the outlines of a two-flat-faces patch (zones: nullptr when the
 // bounds proved that it has no rim points; then the bounds are kept).
 void keepPatch(KeptPatch& kept, const PatchFrame& frame, const PosedBody& body1, const PosedBody& body2,
-               const CapOutline* caps,
-               const CapOutline* zones, const std::array<double, kPatchRing>* bound1,
+               const CapOutline* caps, const CapOutline* zones, const std::array<double, kPatchRing>* bound1,
                const std::array<double, kPatchRing>* bound2) {
     kept.valid = false;
     double largest = 0.0;
-    const auto widen = [&largest](const Outline& o) {
-        for (const Vec2& q : o) largest = std::max({largest, std::fabs(q.x()), std::fabs(q.y())});
-    };
     for (int b = 0; b < 2; ++b) {
         if (caps[b].outline.size() != kPatchRing) return;
-        widen(caps[b].outline);
-        if (zones != nullptr) {
-            if (zones[b].outline.size() != kPatchRing) return;
-            widen(zones[b].outline);
-        }
+        largest = std::max(largest, largestCoordinate(caps[b].outline));
+        if (zones == nullptr) continue;
+        if (zones[b].outline.size() != kPatchRing) return;
+        largest = std::max(largest, largestCoordinate(zones[b].outline));
     }
     if (zones == nullptr)
         for (std::size_t k = 0; k < kPatchRing; ++k)
             largest = std::max({largest, std::fabs((*bound1)[k]), std::fabs((*bound2)[k])});
-    if (!(largest > 0.0) || !std::isfinite(largest)) return;
-    const double unit = static_cast<float>(largest / kKeptRange);
+    const double unit = keptUnit(largest);
     if (!(unit > 0.0)) return;
     kept.unit = static_cast<float>(unit);
-    const Vec3 origin = body1.toBody(frame.origin), axis = body1.directionToBody(frame.t1);
-    const Vec3 origin2 = body2.toBody(frame.origin), axis2 = body2.directionToBody(frame.t1);
-    const Vec3 relativePosition = body1.toBody(body2.position);
-    const Mat3 relativeRotation = body1.rotation.transpose() * body2.rotation;
-    for (int i = 0; i < 3; ++i) {
-        kept.origin[i] = static_cast<float>(origin[i]);
-        kept.axis[i] = static_cast<float>(axis[i]);
-        kept.originIn2[i] = static_cast<float>(origin2[i]);
-        kept.axisIn2[i] = static_cast<float>(axis2[i]);
-        kept.relativePosition[i] = relativePosition[i];
-        for (int j = 0; j < 3; ++j) kept.relativeRotation[3 * i + j] = relativeRotation(i, j);
-    }
+    keepFrame(frame, body1, kept.origin, kept.axis);
+    keepFrame(frame, body2, kept.originIn2, kept.axisIn2);
+    keepPose(kept, body1.toBody(body2.position), body1.rotation.transpose() * body2.rotation);
     keepOutline(caps[0].outline, unit, kept.cap1);
     keepOutline(caps[1].outline, unit, kept.cap2);
     kept.hasZone = zones != nullptr;
@@ -519,22 +534,13 @@ void keepWallPatch(KeptPatch& kept, const PatchFrame& frame, const PosedBody& bo
                    const Outline& patch, const Outline& zone) {
     kept.valid = false;
     if (patch.size() != kPatchRing || zone.size() != kPatchRing) return;
-    double largest = 0.0;
-    for (const Outline* o : {&patch, &zone})
-        for (const Vec2& q : *o) largest = std::max({largest, std::fabs(q.x()), std::fabs(q.y())});
-    if (!(largest > 0.0) || !std::isfinite(largest)) return;
-    const double unit = static_cast<float>(largest / kKeptRange);
+    const double unit = keptUnit(std::max(largestCoordinate(patch), largestCoordinate(zone)));
     if (!(unit > 0.0)) return;
     kept.unit = static_cast<float>(unit);
-    const Vec3 origin = body.toBody(frame.origin), axis = body.directionToBody(frame.t1);
+    keepFrame(frame, body, kept.origin, kept.axis);
+    keepPose(kept, body.position, body.rotation); // (walls: the particle's world pose)
     const Vec3 deepestInBody = body.toBody(deepest);
-    for (int i = 0; i < 3; ++i) {
-        kept.origin[i] = static_cast<float>(origin[i]);
-        kept.axis[i] = static_cast<float>(axis[i]);
-        kept.deepest[i] = deepestInBody[i];
-        kept.relativePosition[i] = body.position[i]; // (walls: the particle's world pose)
-        for (int j = 0; j < 3; ++j) kept.relativeRotation[3 * i + j] = body.rotation(i, j);
-    }
+    for (int i = 0; i < 3; ++i) kept.deepest[i] = deepestInBody[i];
     keepOutline(patch, unit, kept.cap1);
     keepOutline(zone, unit, kept.zone1);
     kept.hasZone = true;

@@ -130,6 +130,16 @@ struct KeptPatch {
     // without zones: ring_k . q <= bound_k holds for each body's contact
     // zone (rounded outward)
     std::array<std::int16_t, kPatchRing> bound1{}, bound2{};
+
+    // The stored vectors and pose as Eigen types.
+    Vec3 frameOrigin(int body) const { return toVec3(body == 1 ? origin : originIn2); }
+    Vec3 frameAxis(int body) const { return toVec3(body == 1 ? axis : axisIn2); }
+    Vec3 deepestPoint() const { return Vec3(deepest[0], deepest[1], deepest[2]); }
+    Vec3 position() const { return Vec3(relativePosition[0], relativePosition[1], relativePosition[2]); }
+    Mat3 rotation() const { return Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(relativeRotation.data()); }
+
+private:
+    static Vec3 toVec3(const std::array<float, 3>& v) { return Vec3(v[0], v[1], v[2]); }
 };
 
 struct PairWarmStart {

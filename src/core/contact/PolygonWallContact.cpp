@@ -251,8 +251,11 @@ namespace {
 
 // The edges where the floor ends (active: boundary or convex), which cut a
 // face's patch; coplanar and concave neighbours continue the floor.
+// (into the caller's thread-local vectors: no allocation per query)
 void floorEdges(const WallPolygon& polygon, const PolygonFrame& frame, std::vector<Vec3>& cutPoints,
                 std::vector<Vec3>& cutNormals) {
+    cutPoints.clear();
+    cutNormals.clear();
     for (int k = 0; k < static_cast<int>(polygon.vertices.size()); ++k) {
         if (!flag(polygon.activeEdges, k) || !(frame.length[k] > 0.0)) continue;
         cutPoints.push_back(polygon.vertices[k]);
@@ -267,20 +270,18 @@ bool keptPolygonFaceContact(const Superellipsoid& shape, const Pose& pose, const
     if (!kept.valid) return false;
     const PosedBody body(shape, pose);
     const Vec3 n = polygon.normal.normalized();
-    const Vec3 deepest = body.toWorld(Vec3(kept.deepest[0], kept.deepest[1], kept.deepest[2]));
+    const Vec3 deepest = body.toWorld(kept.deepestPoint());
     const double faceDepth = -n.dot(deepest - polygon.vertices[0]);
     if (!(faceDepth > 0.0)) return false;
     thread_local PolygonFrame frame;
     frameOf(polygon, n, frame);
     const Vec3 projection = deepest + faceDepth * n;
     if (!faceClaims(polygon, frame, projection)) return false;
-    std::vector<Vec3> cutPoints, cutNormals;
+    thread_local std::vector<Vec3> cutPoints, cutNormals;
     floorEdges(polygon, frame, cutPoints, cutNormals);
     PatchPoints points;
-    if (!keptWallPatch(kept, body, n, 0.5 * (deepest + projection),
-                       body.rotation * Vec3(kept.axis[0], kept.axis[1], kept.axis[2]),
-                       body.toWorld(Vec3(kept.origin[0], kept.origin[1], kept.origin[2])), &cutPoints, &cutNormals,
-                       points))
+    if (!keptWallPatch(kept, body, n, 0.5 * (deepest + projection), body.rotation * kept.frameAxis(1),
+                       body.toWorld(kept.frameOrigin(1)), &cutPoints, &cutNormals, points))
         return false;
     r = makeResult(n, projection, deepest, WallFeature::face, -1, 0, ContactStatus::closedForm);
     placeOnWallPatch(r, points);
@@ -330,7 +331,7 @@ ContactResult detectValidatedPolygonWallContact(const Superellipsoid& shape, con
         // plane (ContactPatch.hpp), cut by the edges where the floor ends
         // (active: boundary or convex); coplanar and concave neighbours
         // continue the floor and do not cut the patch.
-        std::vector<Vec3> cutPoints, cutNormals;
+        thread_local std::vector<Vec3> cutPoints, cutNormals;
         floorEdges(polygon, frame, cutPoints, cutNormals);
         placeOnWallPatch(face, wallPatch(body, n, deepest, faceDepth, &cutPoints, &cutNormals, patchGuess, kept));
         return face;

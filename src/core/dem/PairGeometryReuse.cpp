@@ -92,17 +92,18 @@ double motionOfBSinceReference(const WarmStartEntry& e, const PairPose& A, const
 // and R in that frame, is a slide across the normal n and a turn about it
 // within slideTolerance (times minRadius; rad), and a move along n and a
 // turn about the tangents within flatTolerance. The turn T = R R_kept^T as
-// sin(angle) times its axis.
-bool withinKeptMotion(const KeptPatch& kept, const Vec3& position, const Mat3& rotation, const Vec3& n,
+// sin(angle) times its axis. False too for an entry without a flat
+// reference (whose normal n is) or a tolerance off.
+bool withinKeptMotion(const WarmStartEntry& e, const KeptPatch& kept, const Vec3& position, const Mat3& rotation,
                       double flatTolerance, double slideTolerance, double minRadius) {
-    const Vec3 moved = position - Vec3(kept.relativePosition[0], kept.relativePosition[1], kept.relativePosition[2]);
+    if (!e.hasReference || !e.flatReference || !kept.valid || !(flatTolerance > 0.0) || !(slideTolerance > 0.0))
+        return false;
+    const Vec3& n = e.normalInA; // (theirs: an entry's normal stays while its patch is kept)
+    const Vec3 moved = position - kept.position();
     const double along = n.dot(moved);
     const double reach = flatTolerance * minRadius, slide = slideTolerance * minRadius;
     if (along * along > reach * reach || (moved - along * n).squaredNorm() > slide * slide) return false;
-    Mat3 keptRotation;
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) keptRotation(i, j) = kept.relativeRotation[3 * i + j];
-    const Mat3 T = rotation * keptRotation.transpose();
+    const Mat3 T = rotation * kept.rotation().transpose();
     const Vec3 turn = 0.5 * Vec3(T(2, 1) - T(1, 2), T(0, 2) - T(2, 0), T(1, 0) - T(0, 1));
     const double spin = n.dot(turn);
     return T.trace() > 1.0 && spin * spin <= slideTolerance * slideTolerance && // (trace > 1: under 90 deg)
@@ -163,26 +164,21 @@ bool reusePairReference(const WarmStartEntry& e, const PairPose& A, const PairPo
 bool reuseKeptPatch(const WarmStartEntry& e, const KeptPatch& kept, const PairPose& poseA,
                     const PairPose& poseB, const PosedBody& A, const PosedBody& B, double flatTolerance,
                     double slideTolerance, double minRadius, ContactResult& r) {
-    if (!e.hasReference || !e.flatReference || !kept.valid || !(flatTolerance > 0.0) || !(slideTolerance > 0.0))
-        return false;
     // the motion of B in A's frame since the outlines were found
-    const Vec3& nA = e.normalInA; // (theirs: an entry's normal stays while its patch is kept)
-    if (!withinKeptMotion(kept, poseA.rotation.transpose() * (poseB.position - poseA.position),
-                          poseA.rotation.transpose() * poseB.rotation, nA, flatTolerance, slideTolerance, minRadius))
+    if (!withinKeptMotion(e, kept, poseA.rotation.transpose() * (poseB.position - poseA.position),
+                          poseA.rotation.transpose() * poseB.rotation, flatTolerance, slideTolerance, minRadius))
         return false;
+    const Vec3& nA = e.normalInA;
     const Vec3 n = poseA.rotation * nA;
     const Vec3 pA = poseA.position + poseA.rotation * e.supportA;
     const Vec3 pB = poseB.position + poseB.rotation * e.supportB;
     const double depth = n.dot(pA - pB);
     if (!(depth > 0.0)) return false; // (opening: the exact query decides)
     // the kept frame moved with A and with B
-    const Vec3 originInA(kept.origin[0], kept.origin[1], kept.origin[2]);
-    const Vec3 originInB(kept.originIn2[0], kept.originIn2[1], kept.originIn2[2]);
-    const Vec3 origin = poseA.position + poseA.rotation * originInA;
+    const Vec3 origin = A.toWorld(kept.frameOrigin(1));
     PatchPoints patch;
-    if (!keptPairPatch(kept, A, B, n, origin, poseA.rotation * Vec3(kept.axis[0], kept.axis[1], kept.axis[2]),
-                       poseB.position + poseB.rotation * originInB,
-                       poseB.rotation * Vec3(kept.axisIn2[0], kept.axisIn2[1], kept.axisIn2[2]), patch))
+    if (!keptPairPatch(kept, A, B, n, origin, A.rotation * kept.frameAxis(1), B.toWorld(kept.frameOrigin(2)),
+                       B.rotation * kept.frameAxis(2), patch))
         return false;
     // at mid-depth between the two support planes, as a fresh answer
     const Vec3 level = (0.5 * n.dot(pA + pB) - n.dot(origin)) * n;
@@ -197,10 +193,8 @@ bool reuseKeptPatch(const WarmStartEntry& e, const KeptPatch& kept, const PairPo
 bool reuseKeptWallPatch(const WarmStartEntry& e, const KeptPatch& kept, const PairPose& particle,
                         const Superellipsoid& shape, const WallSet& walls, int face, double flatTolerance,
                         double slideTolerance, double radius, ContactResult& r) {
-    if (!e.hasReference || !e.flatReference || !kept.valid || !(flatTolerance > 0.0) || !(slideTolerance > 0.0))
-        return false;
-    const Vec3& n = e.normalInA; // (the face's, world)
-    if (!withinKeptMotion(kept, particle.position, particle.rotation, n, flatTolerance, slideTolerance, radius))
+    // (the entry's normal: the face's, world)
+    if (!withinKeptMotion(e, kept, particle.position, particle.rotation, flatTolerance, slideTolerance, radius))
         return false;
     return keptFaceContact(shape, Pose{particle.position, particle.orientation}, walls, face, kept, r);
 }
