@@ -697,8 +697,12 @@ void DemEngine::Impl::rotateAll(double h) {
 }
 
 // Pairs apart along their last exact normal by more than this times the
-// smaller bounding radius skip the exact query (separatedAlongReference).
-constexpr double kSeparatingAxisMargin = 1e-2;
+// smaller bounding radius skip the exact query (separatedAlongReference):
+// rounding only, any gap along one axis proves the pair apart. (It was
+// 1e-2, leaving the exact query to pairs about to touch; in the cube-like
+// tutorial bed those were 54 exact queries per substep at 1.5 s, nearly
+// all stopping on their warm normal, and ~6 % of the time; issue 21.)
+constexpr double kSeparatingAxisMargin = 1e-9;
 
 void DemEngine::Impl::detect(StepStatistics& stats) {
     const ParticleSystem& ps = *system;
@@ -770,9 +774,13 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
                        PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}),
                        kSeparatingAxisMargin * std::min(radius[a], radius[b]), r)) {
             // apart along the last exact normal, with the reference moved
-            // to now (the motion bound above then holds for a while)
+            // to now (the motion bound above then holds for a while), and
+            // that axis the warm-start normal: when the pair closes, Newton
+            // starts from the last axis that separated it, not from the
+            // older normal of its last exact query (fewer fallbacks: 180 ->
+            // 164 in 0.03 s of the rocking cube bed)
             ++stats.reusedPairs;
-            refreshApartReference(warm.slot(warm.recordCarried(*previous, previous->normal)), poseA, poseB, r);
+            refreshApartReference(warm.slot(warm.recordCarried(*previous, r.normal)), poseA, poseB, r);
             return;
         } else {
             // (a zero normal: cold, but the patch guesses still come out)

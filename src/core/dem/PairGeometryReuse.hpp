@@ -131,8 +131,8 @@ bool pairStillSeparated(const WarmStartEntry& entry, const PairPose& A, const Pa
 // half-widths out), so a bed of them has many touching bounding spheres of
 // pairs that are apart, and their exact queries every substep (Newton on
 // flat faces: 5-10 iterations of support and Hessian) were a large share of
-// the cost. The margin keeps the exact query (and a fresh warm-start
-// normal) for pairs about to touch. Two support calls.
+// the cost. The margin is the caller's (the engine: rounding only, and
+// the axis becomes the pair's warm-start normal). Two support calls.
 bool separatedAlongReference(const WarmStartEntry& entry, const PosedBody& A, const PosedBody& B,
                              double margin, ContactResult& r);
 
