@@ -449,8 +449,8 @@ constexpr double kKeptRange = 32000.0;
 
 void keepOutline(const Outline& o, double unit, std::array<std::int16_t, 2 * kPatchRing>& out) {
     for (std::size_t k = 0; k < kPatchRing; ++k) {
-        out[2 * k] = static_cast<std::int16_t>(std::lround(o[k].x() / unit));
-        out[2 * k + 1] = static_cast<std::int16_t>(std::lround(o[k].y() / unit));
+        out[2 * k] = static_cast<std::int16_t>(roundHalfAway(o[k].x() / unit));
+        out[2 * k + 1] = static_cast<std::int16_t>(roundHalfAway(o[k].y() / unit));
     }
 }
 
