@@ -207,7 +207,7 @@ void clipInPlace(Outline& poly, const Vec2& normal, double offset) {
     if (!outside) return;
     Outline out;
     for (std::size_t i = 0; i < m; ++i) {
-        const std::size_t j = (i + 1) % m;
+        const std::size_t j = i + 1 == m ? 0 : i + 1; // (no division)
         const Vec2& p = poly[i];
         const Vec2& q = poly[j];
         const double sp = side[i], sq = side[j];
@@ -223,7 +223,7 @@ Outline intersect(Outline poly, const Outline& convex) {
     const std::size_t m = convex.size();
     for (std::size_t i = 0; i < m && poly.size() >= 3; ++i) {
         const Vec2& a = convex[i];
-        const Vec2 e = convex[(i + 1) % m] - a;
+        const Vec2 e = convex[i + 1 == m ? 0 : i + 1] - a;
         if (!(e.squaredNorm() > 0.0)) continue; // repeated corner
         const Vec2 outward(e.y(), -e.x());
         clipInPlace(poly, outward, outward.dot(a));
@@ -256,7 +256,7 @@ double exitDistance(const Outline& poly, const Vec2& c, const Vec2& u) {
     double exit = std::numeric_limits<double>::infinity();
     const std::size_t m = poly.size();
     for (std::size_t i = 0; i < m; ++i) {
-        const Vec2 e = poly[(i + 1) % m] - poly[i];
+        const Vec2 e = poly[i + 1 == m ? 0 : i + 1] - poly[i];
         const Vec2 outward(e.y(), -e.x());
         const double speed = outward.dot(u); // > 0: the ray leaves through this edge
         if (speed > 0.0) exit = std::min(exit, outward.dot(poly[i] - c) / speed);
