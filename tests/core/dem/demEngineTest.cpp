@@ -11,6 +11,7 @@
 #include <string>
 
 #include "DemTestSupport.hpp"
+#include "contact/PairContact.hpp"
 #include "dem/DemEngine.hpp"
 
 using namespace sef;
@@ -553,4 +554,61 @@ TEST(DemEngine, NonFiniteInputNamesTheParticleAndChangesNothing) {
             }
         }
     }
+}
+
+TEST(DemEngine, NearlyTouchingPairsAreAnsweredByTheirSeparatingAxis) {
+    // Pairs nearly touching (a gap of 1e-3 of the bounding radius, their
+    // bounding spheres overlapping), B closing the gap along the line of
+    // centres in 10 steps (each step moves it by far more than the reuse
+    // tolerance of 1e-5): in every step the engine's contact
+    // decision is the exact query's at that step's positions (never a
+    // contact before the bodies touch, always one once they do), and while
+    // they are apart the separating axis of the last answer, turned with A,
+    // answers nearly every step without the exact query. (With the old
+    // margin of 1e-2 r_min every one of these steps queried the pair
+    // afresh; issue 21, tenth stop.)
+    std::mt19937 rng(41);
+    PairContactOptions exact;
+    exact.boundingVolumeRejection = false;
+    const double dt = 1e-5;
+    const int closingSteps = 20; // B moves by twice the gap along the centre line in this many steps
+    int pairs = 0, apartSteps = 0, apartQueriedAfresh = 0;
+    for (const double eps : {0.2, 0.5, 1.0}) {
+        const Superellipsoid shape(0.004, 0.003, 0.002, eps, eps);
+        for (int trial = 0; trial < 6; ++trial) {
+            const Quat qA = randomOrientation(rng), qB = randomOrientation(rng);
+            std::normal_distribution<double> g(0.0, 1.0);
+            const Vec3 u = Vec3(g(rng), g(rng), g(rng)).normalized();
+            // centre distance along u at which the exact gap is 1e-3 r (bisection)
+            const double gap = 1e-3 * shape.boundingRadius();
+            double lo = 0.0, hi = 2.0 * shape.boundingRadius();
+            for (int it = 0; it < 100; ++it) {
+                const double mid = 0.5 * (lo + hi);
+                const ContactResult c =
+                    detectPairContact(shape, Pose{Vec3::Zero(), qA}, shape, Pose{mid * u, qB}, nullptr, exact);
+                (c.depth < -gap ? hi : lo) = mid;
+            }
+            ParticleSystem ps = oneType(shape);
+            ps.add(0, 1, Vec3::Zero(), qA, Vec3::Zero(), Vec3::Zero());
+            ps.add(0, 2, hi * u, qB, -(2.0 * gap / (closingSteps * dt)) * u, Vec3::Zero());
+            DemEngine engine({}, frictionless(0.5, Vec3::Zero()));
+            ++pairs;
+            for (int k = 1; k <= 2 * closingSteps; ++k) {
+                // the exact decision at the positions the step starts from
+                const ContactResult now = detectPairContact(shape, Pose{ps.position[0], ps.orientation[0]}, shape,
+                                                            Pose{ps.position[1], ps.orientation[1]}, nullptr, exact);
+                const StepStatistics s = engine.step(ps, dt);
+                ASSERT_EQ(s.pairContacts > 0, now.contact && now.depth > 0.0)
+                    << "eps " << eps << " trial " << trial << " step " << k << " exact depth " << now.depth;
+                if (s.pairContacts > 0) break; // touching: the rest is the collision's
+                if (k > 1) { // (the first step has no reference)
+                    ++apartSteps;
+                    apartQueriedAfresh += static_cast<int>(s.candidatePairs - s.reusedPairs);
+                }
+            }
+        }
+    }
+    EXPECT_EQ(pairs, 18);
+    EXPECT_GT(apartSteps, 18 * (closingSteps / 2 - 2));
+    EXPECT_LE(apartQueriedAfresh, apartSteps / 10);
 }
