@@ -245,7 +245,15 @@ bool centroid(const Outline& poly, Vec2& c) {
     }
     if (!(area2 > 0.0) || !std::isfinite(area2)) return false;
     c = o + sum / (3.0 * area2);
-    return isFinite(c);
+    // The centroid of a convex polygon lies within its vertices' bounding
+    // box. A sliver whose area is rounding noise can put the quotient
+    // anywhere: seen 6e8 m from a particle whose wall patch (eps 1.9 / 0.1)
+    // degenerated, its compliance then ~1e27 and the sweeps' 2x2 tangential
+    // inverse a division by zero (SIGFPE under OpenFOAM's traps; issue 21,
+    // tenth stop). Such a patch is degenerate: the caller keeps the midpoint.
+    Vec2 lo = poly[0], hi = poly[0];
+    for (const Vec2& v : poly) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+    return isFinite(c) && (c.array() >= lo.array()).all() && (c.array() <= hi.array()).all();
 }
 
 Vec3 toOffset(const PatchFrame& frame, const Vec2& c) { return c.x() * frame.t1 + c.y() * frame.t2; }
