@@ -25,7 +25,9 @@
 // smooth shapes keep the exact midpoint. The ring is aligned with the body
 // axis most perpendicular to n, so mirror-symmetric face contacts give
 // mirror-symmetric outlines and an exactly symmetric point.
-// Degenerate patches (empty or zero-area intersection) keep the midpoint.
+// Degenerate patches (empty or zero-area intersection, or a sliver whose
+// area is rounding noise: its centroid outside its bounding box) keep the
+// midpoint.
 //
 // Rim points. One point at the centroid resolves the resultant of the
 // contact pressure but not its moment: a blocky body on a flat face then
