@@ -191,6 +191,10 @@ void capOutlines(const CapSpec* caps, int count, const PatchFrame& frame, CapOut
     }
 }
 
+// Index of the vertex after i of a polygon of m vertices (a compare, not
+// the division of (i + 1) % m: this runs for every vertex of every clip).
+inline std::size_t nextVertex(std::size_t i, std::size_t m) { return i + 1 == m ? 0 : i + 1; }
+
 // Keeps {q : normal . q <= offset} of a convex polygon (Sutherland-Hodgman),
 // in place. A polygon already inside the half-plane stays as it is, without
 // a copy: most clips of an outline by its partner's edges (the two outlines
@@ -207,7 +211,7 @@ void clipInPlace(Outline& poly, const Vec2& normal, double offset) {
     if (!outside) return;
     Outline out;
     for (std::size_t i = 0; i < m; ++i) {
-        const std::size_t j = i + 1 == m ? 0 : i + 1; // (no division)
+        const std::size_t j = nextVertex(i, m);
         const Vec2& p = poly[i];
         const Vec2& q = poly[j];
         const double sp = side[i], sq = side[j];
@@ -223,7 +227,7 @@ Outline intersect(Outline poly, const Outline& convex) {
     const std::size_t m = convex.size();
     for (std::size_t i = 0; i < m && poly.size() >= 3; ++i) {
         const Vec2& a = convex[i];
-        const Vec2 e = convex[i + 1 == m ? 0 : i + 1] - a;
+        const Vec2 e = convex[nextVertex(i, m)] - a;
         if (!(e.squaredNorm() > 0.0)) continue; // repeated corner
         const Vec2 outward(e.y(), -e.x());
         clipInPlace(poly, outward, outward.dot(a));
@@ -264,7 +268,7 @@ double exitDistance(const Outline& poly, const Vec2& c, const Vec2& u) {
     double exit = std::numeric_limits<double>::infinity();
     const std::size_t m = poly.size();
     for (std::size_t i = 0; i < m; ++i) {
-        const Vec2 e = poly[i + 1 == m ? 0 : i + 1] - poly[i];
+        const Vec2 e = poly[nextVertex(i, m)] - poly[i];
         const Vec2 outward(e.y(), -e.x());
         const double speed = outward.dot(u); // > 0: the ray leaves through this edge
         if (speed > 0.0) exit = std::min(exit, outward.dot(poly[i] - c) / speed);
