@@ -9,9 +9,7 @@ namespace sef::dem {
 
 ParticleType::ParticleType(const Superellipsoid& s, double rho)
     : shape(s), density(rho), mass(0.0), principalInertia(Vec3::Zero()), boundingRadius(0.0) {
-    if (!(std::isfinite(rho) && rho > 0.0))
-        throw std::invalid_argument("density: must be positive and finite (got " +
-                                    std::to_string(rho) + ")");
+    shape.requireDensity(rho); // ParameterError("density"): mass and inertia must be representable
     mass = rho * shape.volume();
     principalInertia = shape.principalInertia(rho); // paper 001, eqs. (17)-(20)
     boundingRadius = shape.boundingRadius();

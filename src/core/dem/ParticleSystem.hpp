@@ -19,6 +19,7 @@ struct ParticleType {
     Vec3 principalInertia;   // about body x, y, z [kg m^2]
     double boundingRadius;   // minimal bounding sphere [m]
 
+    // Throws ParameterError("density") (Superellipsoid::requireDensity).
     ParticleType(const Superellipsoid& s, double rho);
 };
 

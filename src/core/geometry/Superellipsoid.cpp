@@ -1,5 +1,6 @@
 #include "geometry/Superellipsoid.hpp"
 
+#include "geometry/RepresentableRange.hpp"
 #include "geometry/SpecialFunctions.hpp"
 
 #include <cmath>
@@ -26,7 +27,48 @@ void requireConvexSquareness(const char* name, double value) {
     }
 }
 
+// n = 2/eps is a derived quantity too (the exponents of the implicit function).
+void requireRepresentableExponent(const char* name, double eps) {
+    const double logN = std::log(2.0) - std::log(eps);
+    if (detail::representable(logN)) return;
+    std::ostringstream msg;
+    msg << "squareness exponent " << name << " = " << eps << " gives the exponent 2/" << name
+        << " = " << detail::formatLogValue(logN) << ", " << detail::representableRangeText();
+    throw ShapeError(name, msg.str());
+}
+
+// Name of the half-axis to blame for a derived quantity out of range: the
+// largest if too large, the smallest if too small.
+const char* axisToBlame(const Vec3& axes, double logValue) {
+    static const char* names[] = {"a", "b", "c"};
+    Eigen::Index i = 0;
+    if (logValue > Superellipsoid::logRepresentableMax)
+        axes.maxCoeff(&i);
+    else
+        axes.minCoeff(&i);
+    return names[i];
+}
+
 } // namespace
+
+void Superellipsoid::requireRepresentable() const {
+    requireRepresentableExponent("eps1", eps1_);
+    requireRepresentableExponent("eps2", eps2_);
+    const Vec3 axes = halfAxes();
+    auto require = [&](const char* quantity, double logValue) {
+        if (detail::representable(logValue)) return;
+        std::ostringstream msg;
+        msg << "half-axes (a, b, c) = (" << a_ << ", " << b_ << ", " << c_ << ") give " << quantity
+            << " " << detail::formatLogValue(logValue) << ", " << detail::representableRangeText();
+        throw ShapeError(axisToBlame(axes, logValue), msg.str());
+    };
+    require("a bounding radius", std::log(boundingRadius_));
+    require("a volume", logVolume());
+    const Vec3 logJ = logSecondMoments();
+    require("a second moment of volume (Ixx / density)", logJ.x());
+    require("a second moment of volume (Iyy / density)", logJ.y());
+    require("a second moment of volume (Izz / density)", logJ.z());
+}
 
 Superellipsoid::Superellipsoid(double a, double b, double c, double eps1, double eps2)
     : a_(a), b_(b), c_(c), eps1_(eps1), eps2_(eps2) {
@@ -35,7 +77,8 @@ Superellipsoid::Superellipsoid(double a, double b, double c, double eps1, double
     requirePositiveLength("c", c);
     requireConvexSquareness("eps1", eps1);
     requireConvexSquareness("eps2", eps2);
-    boundingRadius_ = computeBoundingRadius();
+    boundingRadius_ = computeBoundingRadius(); // overflow-free for any finite axes
+    requireRepresentable();
 }
 
 Superellipsoid Superellipsoid::fromExponents(double a, double b, double c, double n1, double n2) {
@@ -44,6 +87,12 @@ Superellipsoid Superellipsoid::fromExponents(double a, double b, double c, doubl
         if (!std::isfinite(n) || n < 1.0) {
             std::ostringstream msg;
             msg << "blockiness exponent must be finite and >= 1 (convex shapes), got " << n;
+            throw ShapeError(name, msg.str());
+        }
+        if (!detail::representable(std::log(n))) {
+            std::ostringstream msg;
+            msg << "blockiness exponent " << name << " = " << n << " is "
+                << detail::representableRangeText();
             throw ShapeError(name, msg.str());
         }
     };

@@ -31,11 +31,30 @@ public:
     // Below this, exponents 2/eps exceed 20: allowed, but poorly conditioned.
     static constexpr double epsWarn = 0.1;
 
-    // Throws ShapeError naming the bad parameter (a, b, c, eps1, eps2).
+    // Representable range: every derived quantity of a shape (n1 = 2/eps1,
+    // n2, bounding radius, volume, the three second moments of volume) and
+    // of a particle (mass, principal moments of inertia) must lie within
+    // [exp(logRepresentableMin), exp(logRepresentableMax)] =
+    // [sqrt(DBL_MIN), sqrt(DBL_MAX)] ~ [1.5e-154, 1.3e154]. The range is
+    // closed under 1/x (inverse mass and inertia stay inside), and the
+    // product or quotient of any two such quantities (m v, impulse / m,
+    // I w^2, ...) is finite and normal. For a sphere of density 1 this
+    // admits radii of about 1e-31 to 1e30 (the second moment ~ r^5 binds).
+    // Checked in log space, so the check never overflows under FP traps.
+    // log(sqrt(DBL_MAX)) and log(sqrt(DBL_MIN)) (literals: std::log is not
+    // constexpr; checked against <cfloat> in volumeTest.cpp).
+    static constexpr double logRepresentableMax = 354.891356446692;
+    static constexpr double logRepresentableMin = -354.19820926613204;
+
+    // Throws ShapeError naming the bad parameter (a, b, c, eps1, eps2): not
+    // finite, not > 0, eps outside (0, 2], or a derived quantity outside the
+    // representable range (named: the smallest half-axis if too small, the
+    // largest if too large; eps1/eps2 if n1/n2 is too large).
     Superellipsoid(double a, double b, double c, double eps1, double eps2);
 
     // Construct from the blockiness exponents n1 = 2/eps1, n2 = 2/eps2 of
-    // paper 000. Throws ShapeError naming n1 or n2.
+    // paper 000. Throws ShapeError naming n1 or n2 (n < 1, not finite or
+    // above the representable range), else as the constructor.
     static Superellipsoid fromExponents(double a, double b, double c, double n1, double n2);
 
     double a() const noexcept { return a_; }
@@ -84,7 +103,18 @@ public:
     // ---- Mass properties (MassProperties.cpp) ------------------------------
     // (Ixx, Iyy, Izz) about the body axes through the centroid for a uniform
     // density, paper 001 eqs. (17)-(19).
+    // Throws ParameterError("density") as requireDensity does.
     Vec3 principalInertia(double density) const;
+
+    // Natural logs of the volume and of the second moments per unit density
+    // (Ixx, Iyy, Izz) / density, free of overflow for any valid shape.
+    double logVolume() const;
+    Vec3 logSecondMoments() const;
+
+    // Throws ParameterError naming "density" unless it is finite, > 0 and
+    // the mass and the three principal moments it gives lie in the
+    // representable range (above).
+    void requireDensity(double density) const;
 
     // ---- Support and bounding volumes (Support.cpp) ------------------------
     // Radius of the minimal bounding sphere centred at the body origin, i.e.
@@ -109,6 +139,7 @@ public:
 
 private:
     double computeBoundingRadius() const;
+    void requireRepresentable() const;
 
     double a_, b_, c_, eps1_, eps2_;
     double boundingRadius_;

@@ -28,6 +28,22 @@ TEST(ParticleType, RejectsNonPositiveDensity) {
     EXPECT_THROW(ParticleType(Superellipsoid(1, 1, 1, 1, 1), NAN), std::invalid_argument);
 }
 
+TEST(ParticleType, DensityOutsideTheRepresentableRangeNamesDensity) {
+    // Issue 40: density 1e-300 gave a subnormal mass (null velocities after
+    // a collision); the type is refused with a ParameterError naming it.
+    const Superellipsoid s(0.005, 0.005, 0.005, 1.0, 1.0);
+    for (const double rho : {1e-300, 1e300, double(NAN), -1.0}) {
+        try {
+            ParticleType(s, rho);
+            ADD_FAILURE() << "density " << rho << " accepted";
+        } catch (const ParameterError& e) {
+            EXPECT_EQ(e.parameter(), "density") << rho;
+        }
+    }
+    const ParticleType light(s, 1e-130); // mass ~5e-137: small but representable
+    EXPECT_TRUE(std::isnormal(light.mass) && std::isnormal(1.0 / light.principalInertia.minCoeff()));
+}
+
 TEST(ParticleSystem, AddAndRemoveKeepArraysConsistent) {
     ParticleSystem ps;
     ps.types.emplace_back(Superellipsoid(1, 1, 1, 1, 1), 1.0);
