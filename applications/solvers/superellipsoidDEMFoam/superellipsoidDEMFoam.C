@@ -14,8 +14,12 @@ Description
     same code the fluid-coupled cloud calls.
 
     Writes the cloud at every write time (foamToVTK/ParaView readable);
-    restarts from the cloud of the start time if one is stored there; at the
-    end writes postProcessing/demSummary.json.
+    restarts from the cloud of the start time if one is stored there, and
+    injects only at the case's first time: a later start time without its
+    particle files is an error, never a fresh injection (doc/checks.md). A
+    time being written is marked (timeWriteGuard.H), so a killed run never
+    restarts from a half-written time. At the end writes
+    postProcessing/demSummary.json.
 
     Parallel (decomposePar, mpirun -np N superellipsoidDEMFoam -parallel):
     each processor steps the particles in its cells with halo copies of its
@@ -41,6 +45,9 @@ Description
 #include "processorHalo.H"
 #include "demCarriers.H"
 #include "foamEigen.H"
+#include "timeWriteGuard.H"
+#include "storedCloud.H"
+#include "restartedState.H"
 
 #include "dem/DemEngine.hpp"
 #include "dem/Subcycling.hpp"
@@ -215,6 +222,7 @@ int main(int argc, char *argv[])
 
     #include "setRootCase.H"
     #include "createTime.H"
+    checkStartTimeComplete(runTime);
     #include "createPolyMesh.H"
 
     const uniformDimensionedVectorField g
@@ -237,17 +245,71 @@ int main(int argc, char *argv[])
 
     sef::dem::ParticleSystem particles;
     particles.types = props.types;
-    // (a processor without particles has no cloud files of its own)
-    const bool restarted =
-        returnReduce(readDemCloud(mesh, props.cloudName, particles), orOp<bool>());
+
+    // What the start time holds: the run record (particles of this
+    // processor, potential energy at injection) written with every cloud,
+    // and the cloud's files. Either makes this a restart, which needs the
+    // particles the record names; neither, at the case's first time, an
+    // injection; neither at a later time is an error (its particle files
+    // were lost: injecting would overwrite the time with a new bed).
+    const auto runInfoPath = [&runTime]()
+    {
+        return runTime.timePath()/"uniform"/"demRunInfo";
+    };
+    const auto statePath = [&runTime]()
+    {
+        return runTime.timePath()/"uniform"/"demEngineState";
+    };
+    const fileName cloudDir = cloudFilePath(mesh, props.cloudName, "");
+    const bool hasRecord = isFile(runInfoPath());
+    label recordedParticles = -1;
+    double recordedPotentialEnergy0 = 0;
+    if (hasRecord)
+    {
+        const dictionary info{IFstream(runInfoPath())()};
+        recordedPotentialEnergy0 = info.get<scalar>("potentialEnergy0");
+        // (records of older versions have no count: not checked)
+        recordedParticles = info.lookupOrDefault<label>("particles", -1);
+    }
+    const bool anyRecord = returnReduce(hasRecord, orOp<bool>());
+    const bool anyCloudFiles =
+        returnReduce(isDir(cloudDir) && !readDir(cloudDir).empty(), orOp<bool>());
+    const bool restarted = anyRecord || anyCloudFiles;
     if (restarted)
     {
+        checkStoredCount(mesh, props.cloudName, recordedParticles, runInfoPath());
+        readDemCloud(mesh, props.cloudName, particles);
+        labelList ids(particles.size());
+        forAll(ids, i) ids[i] = label(particles.id[i]);
+        checkUniqueIds(ids, cloudDir/"particleId");
+        if (!returnReduce(hasRecord, andOp<bool>()))
+        {
+            WarningInFunction
+                << "Restart without the run record " << runInfoPath()
+                << (Pstream::parRun() ? " (on some processors)" : "")
+                << ": the particle count is not checked and the released"
+                << " potential energy (stopWhenSettled, demSummary.json) is"
+                << " counted from this time" << endl;
+        }
         Info<< "Restart: read " << returnReduce(label(particles.size()), sumOp<label>())
             << " particles of cloud "
             << props.cloudName << " at time " << runTime.timeName() << nl;
     }
     else if (props.inject)
     {
+        const instantList times = runTime.times();
+        if (!times.empty() && runTime.value() > times.first().value() + 0.5*runTime.deltaTValue())
+        {
+            FatalErrorInFunction
+                << "Cannot start from time " << runTime.timeName() << ": it holds"
+                << " no particles of cloud " << props.cloudName << " (no "
+                << cloudDir << ", no " << runInfoPath() << "), and particles"
+                << " are injected only at the case's first time ("
+                << times.first().name() << ")." << nl << "The particle files of"
+                << " this time were deleted or never written: restore them,"
+                << " restart from an earlier time, or start from time "
+                << times.first().name() << " to inject anew" << exit(FatalError);
+        }
         try
         {
             if (props.injectListed)
@@ -285,17 +347,12 @@ int main(int argc, char *argv[])
         // mesh tests): each keeps those in its cells
         Info<< "Injected " << label(particles.size()) << " particles" << nl;
         keepOwnedParticles(mesh, particles);
-        writeDemCloud(mesh, props.cloudName, particles);
     }
 
     sef::dem::DemEngine engine(walls, props.engine);
     // Per-contact warm starts (accumulated impulses, narrow-phase answers)
     // are engine state: stored next to every written cloud so that a
     // restart continues exactly like the continuous run.
-    const auto statePath = [&runTime]()
-    {
-        return runTime.timePath()/"uniform"/"demEngineState";
-    };
     if (restarted && isFile(statePath()))
     {
         std::ifstream is(statePath(), std::ios::binary);
@@ -311,12 +368,13 @@ int main(int argc, char *argv[])
         }
         Info<< "Restart: read the DEM engine state (contact warm starts)" << nl;
     }
-    const auto writeEngineState = [&]()
+    else if (restarted && returnReduce(particles.size() > 0, orOp<bool>()))
     {
-        mkDir(runTime.timePath()/"uniform");
-        std::ofstream os(statePath(), std::ios::binary);
-        engine.writeState(os);
-    };
+        WarningInFunction
+            << "Restart without " << statePath() << ": contacts start without"
+            << " their memory (warm starts, accumulated impulses), so the run"
+            << " does not continue bit for bit like an uninterrupted one" << endl;
+    }
 
     // Decomposed runs: the halo layer, and the particles near other
     // processors as OpenFOAM particles that Cloud::move hands over
@@ -341,20 +399,33 @@ int main(int argc, char *argv[])
     // Potential energy at injection: the reference of "released" energy,
     // carried across restarts in <time>/uniform/demRunInfo.
     double potentialEnergy0 = globalPotentialEnergy();
-    const auto runInfoPath = [&runTime]()
+    if (hasRecord)
     {
-        return runTime.timePath()/"uniform"/"demRunInfo";
-    };
-    if (restarted && isFile(runInfoPath()))
-    {
-        potentialEnergy0 = dictionary(IFstream(runInfoPath())()).get<scalar>("potentialEnergy0");
+        potentialEnergy0 = recordedPotentialEnergy0;
     }
-    const auto writeRunInfo = [&]()
+    // Everything of a time, marked while it is written (timeWriteGuard.H);
+    // the engine state and the run record are replaced atomically.
+    const auto writeThisTime = [&]()
     {
-        OFstream os(runInfoPath());
-        os.precision(17);
-        os  << "potentialEnergy0 " << potentialEnergy0 << ";" << nl;
+        beginTimeWrite(runTime);
+        writeDemCloud(mesh, props.cloudName, particles);
+        writeFileAtomically(statePath(), [&](std::ostream& os) { engine.writeState(os); });
+        writeFileAtomically
+        (
+            runInfoPath(),
+            [&](std::ostream& os)
+            {
+                os.precision(17);
+                os  << "potentialEnergy0 " << potentialEnergy0 << ";\n"
+                    << "particles " << particles.size() << ";\n";
+            }
+        );
+        endTimeWrite(runTime);
     };
+    if (!restarted && props.inject)
+    {
+        writeThisTime();
+    }
     settleMonitor settle(cloudDict);
     bool settled = false;
     particleTrace trace(runTime, cloudDict);
@@ -473,9 +544,7 @@ int main(int argc, char *argv[])
         trace.write(runTime, particles);
         if (runTime.writeTime())
         {
-            writeDemCloud(mesh, props.cloudName, particles);
-            writeEngineState();
-            writeRunInfo();
+            writeThisTime();
         }
     }
 

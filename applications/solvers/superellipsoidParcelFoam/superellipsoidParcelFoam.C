@@ -29,6 +29,7 @@ Description
 #include "fvOptions.H"
 #include "clockTime.H"
 #include "basicSuperellipsoidCloud.H"
+#include "timeWriteGuard.H"
 
 int main(int argc, char *argv[])
 {
@@ -47,6 +48,8 @@ int main(int argc, char *argv[])
     #include "addCheckCaseOptions.H"
     #include "setRootCaseLists.H"
     #include "createTime.H"
+    // never from a time a killed run left half-written (timeWriteGuard.H)
+    checkStartTimeComplete(runTime);
     #include "createMesh.H"
     #include "createControl.H"
     #include "createTimeControls.H"
@@ -110,7 +113,12 @@ int main(int argc, char *argv[])
             }
         }
 
+        // a time is marked while it is written: a run killed meanwhile
+        // leaves the marker, and a restart refuses that time
+        const bool writing = runTime.writeTime();
+        if (writing) beginTimeWrite(runTime);
         runTime.write();
+        if (writing) endTimeWrite(runTime);
 
         runTime.printExecutionTime(Info);
     }

@@ -2,6 +2,8 @@
 #include "passiveParticleCloud.H"
 #include "IOField.H"
 #include "foamEigen.H"
+#include "storedCloud.H"
+#include "restartedState.H"
 
 #include <cmath>
 
@@ -26,6 +28,7 @@ template<class Type>
 tmp<Field<Type>> readField(const passiveParticleCloud& cloud, const word& fieldName)
 {
     IOobject io(cloud.fieldIOobject(fieldName, IOobject::MUST_READ));
+    checkFieldReadable(io.objectPath());
     if (!io.typeHeaderOk<IOField<Type>>(true))
     {
         FatalErrorInFunction
@@ -47,6 +50,7 @@ template<class Type>
 tmp<Field<Type>> readOptionalField(const passiveParticleCloud& cloud, const word& fieldName)
 {
     IOobject io(cloud.fieldIOobject(fieldName, IOobject::MUST_READ));
+    checkFieldReadable(io.objectPath());
     if (!io.typeHeaderOk<IOField<Type>>(true))
     {
         return tmp<Field<Type>>::New();
@@ -133,11 +137,14 @@ bool Foam::readDemCloud
     sef::dem::ParticleSystem& ps
 )
 {
+    // (a truncated coordinates file is named, not read as an empty cloud)
+    storedParticleCount(mesh, cloudName);
     passiveParticleCloud cloud(mesh, cloudName, false);
     if (cloud.size() == 0)
     {
         return false;
     }
+    const fileName dir = cloudFilePath(mesh, cloudName, "");
     const tmp<vectorField> U(readField<vector>(cloud, "U"));
     const tmp<vectorField> omega(readField<vector>(cloud, "omega"));
     const tmp<tensorField> R(readField<tensor>(cloud, "orientation"));
@@ -158,7 +165,11 @@ bool Foam::readDemCloud
     const bool exactOrientation =
         quaternionXYZ().size() == cloud.size() && quaternionW().size() == cloud.size();
     const scalar lengthScale = mag(mesh.bounds().span());
-    label exactValues = 0;
+    // OpenFOAM reads the barycentric `coordinates`; the `positions` written
+    // beside them are what users edit to move a particle: where they differ,
+    // the edit wins
+    const List<point> handPositions = readHandPositions(mesh, cloudName, cloud.size());
+    label exactValues = 0, moved = 0, repaired = 0;
 
     label i = 0;
     for (const passiveParticle& p : cloud)
@@ -171,12 +182,25 @@ bool Foam::readDemCloud
                 << " but particleTypes defines " << ps.types.size()
                 << " types" << exit(FatalError);
         }
+        point centre = p.position();
+        if (!handPositions.empty() && mag(handPositions[i] - centre) > 1e-9*lengthScale)
+        {
+            centre = handPositions[i];
+            ++moved;
+            if (mesh.findCell(centre) < 0)
+            {
+                FatalErrorInFunction
+                    << "Cannot restart: " << dir/"positions" << " moves particle "
+                    << particleId()[i] << " to " << centre << ", outside the mesh"
+                    << exit(FatalError);
+            }
+        }
         // The exact values only where they agree with the cloud's own (to
         // round-off): a position or orientation edited by hand wins.
-        sef::Vec3 x = toEigen(p.position());
+        sef::Vec3 x = toEigen(centre);
         const sef::Mat3 rotation = toEigen(R()[i]);
-        sef::Quat q = sef::Quat(rotation).normalized();
-        if (exactPosition && mag(exactCentre()[i] - p.position()) <= 1e-9*lengthScale)
+        sef::Quat q = storedRotation(R()[i], particleId()[i], dir/"orientation", repaired);
+        if (exactPosition && mag(exactCentre()[i] - centre) <= 1e-9*lengthScale)
         {
             x = toEigen(exactCentre()[i]);
             ++exactValues;
@@ -190,7 +214,8 @@ bool Foam::readDemCloud
             );
             if
             (
-                std::abs(exact.norm() - 1.0) <= 1e-12
+                exact.coeffs().allFinite()
+             && std::abs(exact.norm() - 1.0) <= 1e-12
              && (exact.toRotationMatrix() - rotation).cwiseAbs().maxCoeff() <= 1e-9
             )
             {
@@ -198,8 +223,16 @@ bool Foam::readDemCloud
                 ++exactValues;
             }
         }
-        ps.add(t, particleId()[i], x, q, toEigen(U()[i]), toEigen(omega()[i]));
+        const sef::Vec3 v = toEigen(U()[i]), w = toEigen(omega()[i]);
+        checkRestartedState(x, q, v, w, ps.types[t].boundingRadius, particleId()[i], dir);
+        ps.add(t, particleId()[i], x, q, v, w);
         ++i;
+    }
+    warnRepairedRotations(repaired, dir/"orientation");
+    if (moved > 0)
+    {
+        Info<< "Restart: " << moved << " particles moved by the edited " << dir/"positions"
+            << nl;
     }
     if (exactValues < 2*i)
     {

@@ -13,6 +13,9 @@ Description
 #include "OFstream.H"
 #include "IOField.H"
 #include "dem/Subcycling.hpp"
+#include "storedCloud.H"
+#include "restartedState.H"
+#include "timeWriteGuard.H"
 
 #include <algorithm>
 #include <cmath>
@@ -33,7 +36,16 @@ template<class CloudType>
 void Foam::SuperellipsoidCloud<CloudType>::readEngineState()
 {
     const fileName path = engineStatePath();
-    if (!isFile(path)) return;
+    const bool missing = !isFile(path);
+    if (returnReduce(missing && this->size() > 0, orOp<bool>()))
+    {
+        WarningInFunction
+            << "Restart without " << path << (Pstream::parRun() ? " (or a processor's)" : "")
+            << ": contacts of cloud " << this->name() << " start without their"
+            << " memory (warm starts, accumulated impulses), so the run does not"
+            << " continue bit for bit like an uninterrupted one" << endl;
+    }
+    if (missing) return;
 
     std::ifstream is(path, std::ios::binary);
     try
@@ -293,6 +305,40 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
 }
 
 
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::moveToHandPositions()
+{
+    // OpenFOAM reads the barycentric coordinates; users edit `positions`
+    // (written beside them) to move a parcel: where they differ, the edit
+    // wins (doc/checks.md)
+    const List<point> hand = readHandPositions(this->mesh(), this->name(), this->size());
+    if (hand.empty()) return;
+    const scalar tolerance = 1e-9*mag(this->mesh().bounds().span());
+    label i = 0, moved = 0;
+    for (parcelType& p : *this)
+    {
+        const point& x = hand[i++];
+        if (mag(x - p.position()) <= tolerance) continue;
+        if (this->mesh().findCell(x) < 0)
+        {
+            FatalErrorInFunction
+                << "Cannot restart: "
+                << cloudFilePath(this->mesh(), this->name(), "positions")
+                << " moves particle " << p.particleId() << " to " << x
+                << ", outside the mesh" << exit(FatalError);
+        }
+        p.relocate(x);
+        p.centre() = x;
+        ++moved;
+    }
+    if (moved)
+    {
+        Pout<< "    " << moved << " parcels moved by the edited "
+            << cloudFilePath(this->mesh(), this->name(), "positions") << endl;
+    }
+}
+
+
 // * * * * * * * * * * * * * * * * Constructors  * * * * * * * * * * * * * * //
 
 template<class CloudType>
@@ -375,7 +421,17 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
 
     if (readFields)
     {
+        // The parcels this processor wrote at this time (recorded with the
+        // injection models' state): missing or replaced particle files are
+        // an error, never a run with fewer parcels
+        checkStoredCount
+        (
+            this->mesh(), this->name(),
+            this->outputProperties().template lookupOrDefault<label>("parcels", -1),
+            this->outputProperties().objectPath()
+        );
         parcelType::readFields(*this);
+        moveToHandPositions();
         this->deleteLostParticles();
         for (const parcelType& p : *this)
         {
@@ -388,7 +444,19 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
                     << exit(FatalError);
             }
             nextParticleId_ = max(nextParticleId_, p.particleId() + 1);
+            const quaternion q = p.orientation();
+            checkRestartedState
+            (
+                toEigen(p.centre()), sef::Quat(q.w(), q.v().x(), q.v().y(), q.v().z()),
+                toEigen(p.U()), toEigen(p.omega()),
+                settings_.types.types[p.shapeType()].boundingRadius, p.particleId(),
+                cloudFilePath(this->mesh(), this->name(), "")
+            );
         }
+        labelList ids(this->size());
+        label i = 0;
+        for (const parcelType& p : *this) ids[i++] = p.particleId();
+        checkUniqueIds(ids, cloudFilePath(this->mesh(), this->name(), "particleId"));
         reduce(nextParticleId_, maxOp<label>());
         nextParticleId_ = max
         (
@@ -517,6 +585,7 @@ void Foam::SuperellipsoidCloud<CloudType>::evolve()
         this->scaleSources();
     }
     this->outputProperties().set("nextParticleId", nextParticleId_);
+    this->outputProperties().set("parcels", this->size());
     this->info();
     this->postEvolve();
     totals_.cloudSeconds += clock.elapsedTime();
@@ -607,10 +676,7 @@ void Foam::SuperellipsoidCloud<CloudType>::writeFields() const
     glyph.write(np > 0);
 
     // Collision warm starts: a restart continues like the continuous run
-    const fileName path = engineStatePath();
-    mkDir(path.path());
-    std::ofstream os(path, std::ios::binary);
-    engine_->writeState(os);
+    writeFileAtomically(engineStatePath(), [&](std::ostream& os) { engine_->writeState(os); });
 }
 
 

@@ -8,6 +8,7 @@ Description
 #include "IOstreams.H"
 #include "IOField.H"
 #include "Cloud.H"
+#include "restartedState.H"
 
 template<class ParcelType>
 const std::size_t Foam::SuperellipsoidParcel<ParcelType>::sizeofFields
@@ -96,7 +97,7 @@ void Foam::SuperellipsoidParcel<ParcelType>::readFields(CloudType& c)
     // and rotation tensors to round-off: a particle moved or turned by hand
     // (editing positions or orientation) takes the edited values.
     const scalar lengthScale = mag(c.mesh().bounds().span());
-    label i = 0;
+    label i = 0, repaired = 0;
     for (SuperellipsoidParcel<ParcelType>& p : c)
     {
         p.omega_ = omega[i];
@@ -113,11 +114,16 @@ void Foam::SuperellipsoidParcel<ParcelType>::readFields(CloudType& c)
         }
         else
         {
-            p.setOrientation(quaternion(orientation[i]).normalized());
+            // edited by hand, or written with few digits: a rotation, or
+            // the nearest one to round-off, or an error naming the particle
+            const sef::Quat q =
+                storedRotation(orientation[i], particleId[i], orientation.objectPath(), repaired);
+            p.setOrientation(quaternion(q.w(), vector(q.x(), q.y(), q.z())));
         }
         p.displacement_ = Zero;
         ++i;
     }
+    warnRepairedRotations(repaired, orientation.objectPath());
 }
 
 
