@@ -1,9 +1,12 @@
 #include "CollideJson.hpp"
 
 #include "collision/ImpulseResolution.hpp"
+#include "geometry/RepresentableRange.hpp"
 #include "kinematics/RigidBodyState.hpp"
 
 #include <cmath>
+#include <sstream>
+#include <string>
 
 namespace sef::tools {
 
@@ -27,6 +30,24 @@ RigidBodyState rigidBody(const BodyInput& b) {
     s.mass = b.density * b.shape.volume();
     s.principalInertia = b.shape.principalInertia(b.density);
     return s;
+}
+
+// The kinetic energies must stay in the representable range of
+// Superellipsoid.hpp (issue 40: a speed of 1e155 m/s gave
+// "kineticEnergyBefore": null). Checked in log space; zero motion is fine.
+void requireRepresentableMotion(const BodyInput& b, const std::string& where) {
+    const double logRho = std::log(b.density);
+    auto require = [&](const char* name, double speed, double logInertia) {
+        if (speed == 0.0) return;
+        const double logEnergy = std::log(0.5) + logInertia + 2.0 * std::log(speed);
+        if (logEnergy <= Superellipsoid::logRepresentableMax) return;
+        std::ostringstream msg;
+        msg << where << "." << name << ": |" << name << "| = " << speed << " gives a kinetic energy "
+            << detail::formatLogValue(logEnergy) << ", " << detail::representableRangeText();
+        throw InputError(msg.str());
+    };
+    require("velocity", b.velocity.stableNorm(), logRho + b.shape.logVolume());
+    require("angularVelocity", b.angularVelocity.stableNorm(), logRho + b.shape.logSecondMoments().maxCoeff());
 }
 
 nlohmann::json motion(const RigidBodyState& s) {
@@ -65,6 +86,8 @@ std::optional<CollisionParameters> parseCollide(const nlohmann::json& root) {
 
 nlohmann::json collide(const std::vector<BodyInput>& bodies, bool wall,
                        const ContactResult& contact, const CollisionParameters& parameters) {
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        requireRepresentableMotion(bodies[i], "bodies[" + std::to_string(i) + "]");
     std::vector<RigidBodyState> states;
     for (const BodyInput& b : bodies) states.push_back(rigidBody(b));
 

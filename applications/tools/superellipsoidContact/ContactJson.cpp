@@ -55,10 +55,14 @@ BodyInput parseBody(const nlohmann::json& j, const std::string& where) {
         throw InputError(where + ".orientation: quaternion [w,x,y,z] is not unit (|q| = " +
                          std::to_string(q.norm()) + ")");
     pose.orientation = Quat(q[0], q[1], q[2], q[3]).normalized();
+    const Superellipsoid shape(a, b, c, eps1, eps2);
     const double density = numberOr(j, "density", where, 1000.0);
-    if (!(density > 0.0)) throw InputError(where + ".density: must be > 0");
-    return {Superellipsoid(a, b, c, eps1, eps2), pose, density, vec3Or(j, "velocity", where),
-            vec3Or(j, "angularVelocity", where)};
+    try {
+        shape.requireDensity(density); // mass and inertia representable (issue 40)
+    } catch (const ParameterError& e) {
+        throw InputError(where + "." + e.what());
+    }
+    return {shape, pose, density, vec3Or(j, "velocity", where), vec3Or(j, "angularVelocity", where)};
 }
 
 std::vector<BodyInput> parseBodies(const nlohmann::json& root) {

@@ -15,16 +15,25 @@ int main(int argc, char** argv) {
     using namespace sef;
     try {
         nlohmann::json root;
+        // The last key read names the entry of a number too large for a
+        // double (the parser stops before the tree has any path).
+        std::string lastKey;
+        const auto trackKeys = [&lastKey](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+            if (event == nlohmann::json::parse_event_t::key) lastKey = parsed.get<std::string>();
+            return true;
+        };
         try {
             if (argc > 1) {
                 std::ifstream in(argv[1]);
                 if (!in) throw tools::InputError(std::string("cannot open ") + argv[1]);
-                root = nlohmann::json::parse(in);
+                root = nlohmann::json::parse(in, trackKeys);
             } else {
-                root = nlohmann::json::parse(std::cin);
+                root = nlohmann::json::parse(std::cin, trackKeys);
             }
         } catch (const nlohmann::json::parse_error& e) {
             throw tools::InputError(std::string("invalid JSON: ") + e.what());
+        } catch (const nlohmann::json::out_of_range& e) {
+            throw tools::InputError("invalid JSON: entry '" + lastKey + "': " + e.what());
         }
         const auto bodies = tools::parseBodies(root);
         const auto wall = tools::parseWall(root);

@@ -167,4 +167,57 @@ for name, payload, word in [
 p = subprocess.run([TOOL], input="{not json", capture_output=True, text=True)
 check("invalid JSON: exit 2", p.returncode == 2, p.stderr)
 
+# --- extreme but finite input (issue 40, findings 6 and 8) -------------------------
+# Exit 2 (never a signal, never rc 0 with null numbers) and exactly one line
+# that starts with the expected text, naming the JSON entry.
+RANGE = "outside the representable range [1.49e-154, 1.34e+154] = [sqrt(DBL_MIN), sqrt(DBL_MAX)]"
+
+
+def pair(first, collide=True):
+    payload = {"bodies": [first, body(r, r, r, 1, 1, (0.009, 0, 0))]}
+    if collide:
+        payload["collide"] = {"restitution": 0.5}
+    return json.dumps(payload)
+
+
+def with_(**kw):
+    b = body(r, r, r, 1, 1, (0, 0, 0))
+    b.update(kw)
+    return b
+
+
+for name, text, expected in [
+    ("density 1e-300", pair(with_(density=1e-300)),
+     "bodies[0].density: density 1e-300 gives a mass 5.24e-307 (volume 5.24e-7), " + RANGE),
+    ("density 1e300", pair(with_(density=1e300)),
+     "bodies[0].density: density 1e+300 gives a mass 5.24e+293 (volume 5.24e-7), " + RANGE),
+    ("density -1", pair(with_(density=-1)), "bodies[0].density: must be finite and > 0, got -1"),
+    ("density 0", pair(with_(density=0)), "bodies[0].density: must be finite and > 0, got 0"),
+    ("density 1e400 (inf)", pair(with_(density=1)).replace('"density": 1', '"density": 1e400', 1),
+     "invalid JSON: entry 'density': [json.exception.out_of_range.406] number overflow parsing '1e400'"),
+    ("density NaN", pair(with_(density=1)).replace('"density": 1', '"density": NaN', 1),
+     "invalid JSON: [json.exception.parse_error.101]"),
+    ("half-axes 1e-120", pair(with_(a=1e-120, b=1e-120, c=1e-120), collide=False),
+     "bodies[0]: a: half-axes (a, b, c) = (1e-120, 1e-120, 1e-120) give a volume 4.19e-360, " + RANGE),
+    ("half-axes 1e120", pair(with_(a=1e120, b=1e120, c=1e120), collide=False),
+     "bodies[0]: a: half-axes (a, b, c) = (1e+120, 1e+120, 1e+120) give a volume 4.19e+360, " + RANGE),
+    ("eps2 1e-200", pair(with_(eps2=1e-200), collide=False),
+     "bodies[0]: eps2: squareness exponent eps2 = 1e-200 gives the exponent 2/eps2 = 2e+200, " + RANGE),
+    ("velocity 1e200", pair(with_(velocity=[1e200, 0, 0])),
+     "bodies[0].velocity: |velocity| = 1e+200 gives a kinetic energy 2.62e+396, " + RANGE),
+    ("angular velocity 1e160", pair(with_(angularVelocity=[0, 1e160, 0])),
+     "bodies[0].angularVelocity: |angularVelocity| = 1e+160 gives a kinetic energy 2.62e+311, " + RANGE),
+]:
+    p = subprocess.run([TOOL], input=text, capture_output=True, text=True)
+    line = p.stderr.strip()
+    check(f"extreme input '{name}': exit 2 (rc={p.returncode}), one line starting with the expected text",
+          p.returncode == 2 and line.count("\n") == 0 and line.startswith("superellipsoidContact: " + expected),
+          f"err={p.stderr!r}")
+# Just inside the range: a very light body (mass ~5e-137) still collides with finite numbers.
+rc, out, err = run({"bodies": [with_(density=1e-130, velocity=[1, 0, 0]), body(r, r, r, 1, 1, (0.009, 0, 0))],
+                    "collide": {"restitution": 0.5}})
+finite = rc == 0 and all(math.isfinite(x) for a in out["after"] for x in a["velocity"] + a["angularVelocity"]) \
+    and math.isfinite(out["kineticEnergyBefore"]) and out["kineticEnergyBefore"] > 0
+check("density 1e-130: rc 0, every number finite", finite, f"rc={rc} err={err!r}")
+
 sys.exit(1 if failures else 0)
