@@ -37,12 +37,13 @@ void requireRepresentableExponent(const char* name, double eps) {
     throw ShapeError(name, msg.str());
 }
 
-// Name of the half-axis to blame for a derived quantity out of range: the
-// largest if too large, the smallest if too small.
-const char* axisToBlame(const Vec3& axes, double logValue) {
+// Name of the half-axis to blame for a derived quantity out of range that
+// grows with the lengths (growing = true: the largest if too large, the
+// smallest if too small) or shrinks with them (a curvature: the reverse).
+const char* axisToBlame(const Vec3& axes, double logValue, bool growing) {
     static const char* names[] = {"a", "b", "c"};
     Eigen::Index i = 0;
-    if (logValue > Superellipsoid::logRepresentableMax)
+    if ((logValue > Superellipsoid::logRepresentableMax) == growing)
         axes.maxCoeff(&i);
     else
         axes.minCoeff(&i);
@@ -55,14 +56,19 @@ void Superellipsoid::requireRepresentable() const {
     requireRepresentableExponent("eps1", eps1_);
     requireRepresentableExponent("eps2", eps2_);
     const Vec3 axes = halfAxes();
-    auto require = [&](const char* quantity, double logValue) {
+    auto require = [&](const char* quantity, double logValue, bool growing = true) {
         if (detail::representable(logValue)) return;
         std::ostringstream msg;
         msg << "half-axes (a, b, c) = (" << a_ << ", " << b_ << ", " << c_ << ") give " << quantity
             << " " << detail::formatLogValue(logValue) << ", " << detail::representableRangeText();
-        throw ShapeError(axisToBlame(axes, logValue), msg.str());
+        throw ShapeError(axisToBlame(axes, logValue, growing), msg.str());
     };
     require("a bounding radius", std::log(boundingRadius_));
+    // The largest principal curvature of the ellipsoid with these half-axes
+    // (at the tip of its longest axis): the scale of the curvature and of
+    // the implicit function's Hessian in the contact search.
+    require("a largest curvature max(a, b, c) / min(a, b, c)^2 of",
+            std::log(axes.maxCoeff()) - 2.0 * std::log(axes.minCoeff()), false);
     require("a volume", logVolume());
     const Vec3 logJ = logSecondMoments();
     require("a second moment of volume (Ixx / density)", logJ.x());

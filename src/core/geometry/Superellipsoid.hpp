@@ -32,7 +32,9 @@ public:
     static constexpr double epsWarn = 0.1;
 
     // Representable range: every derived quantity of a shape (n1 = 2/eps1,
-    // n2, bounding radius, volume, the three second moments of volume) and
+    // n2, bounding radius, the largest curvature max(a, b, c) / min(a, b, c)^2
+    // of the ellipsoid with these half-axes, volume, the three second
+    // moments of volume) and
     // of a particle (mass, principal moments of inertia) must lie within
     // [exp(logRepresentableMin), exp(logRepresentableMax)] =
     // [sqrt(DBL_MIN), sqrt(DBL_MAX)] ~ [1.5e-154, 1.3e154]. The range is
@@ -49,7 +51,8 @@ public:
     // Throws ShapeError naming the bad parameter (a, b, c, eps1, eps2): not
     // finite, not > 0, eps outside (0, 2], or a derived quantity outside the
     // representable range (named: the smallest half-axis if too small, the
-    // largest if too large; eps1/eps2 if n1/n2 is too large).
+    // largest if too large, the reverse for the curvature; eps1/eps2 if
+    // n1/n2 is too large).
     Superellipsoid(double a, double b, double c, double eps1, double eps2);
 
     // Construct from the blockiness exponents n1 = 2/eps1, n2 = 2/eps2 of

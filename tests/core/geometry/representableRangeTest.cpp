@@ -84,7 +84,39 @@ TEST(RepresentableRange, SecondMomentsBindBeforeTheVolume) {
         << what;
     EXPECT_EQ(shapeErrorOf([] { Superellipsoid(1e-40, 1e-40, 1e-40, 1, 1); }).first, "a");
     // A needle: the volume is fine, the moments about the short axes are not.
-    EXPECT_EQ(shapeErrorOf([] { Superellipsoid(1e-60, 1e-60, 1e100, 1, 1); }).first, "c");
+    EXPECT_EQ(shapeErrorOf([] { Superellipsoid(1e-20, 1e-20, 1e100, 1, 1); }).first, "c");
+}
+
+TEST(RepresentableRange, CurvatureOfAFlatDiskNamesTheThinAxis) {
+    // Volume and moments of a 1e-120 thin unit disk are representable, the
+    // curvature of its rim (1 / a^2 = 1e240) is not.
+    const auto [name, what] = shapeErrorOf([] { Superellipsoid(1e-120, 1, 1, 1, 1); });
+    EXPECT_EQ(name, "a");
+    EXPECT_EQ(what, "a: half-axes (a, b, c) = (1e-120, 1, 1) give a largest curvature "
+                    "max(a, b, c) / min(a, b, c)^2 of 1e+240, " + rangeText);
+    EXPECT_EQ(shapeErrorOf([] { Superellipsoid(1, 1e-80, 1, 1, 1); }).first, "b");
+}
+
+TEST(RepresentableRange, ThinDiskJustInsideStillWorks) {
+    // Curvature at half the bound: the implicit function, its derivatives,
+    // the curvature, support and mass properties stay finite (under traps).
+    const double a = 1.0 / std::sqrt(0.5 * rangeMax);
+    for (const double e : {1.0, 0.5, 1.5}) {
+        const Superellipsoid s(a, 1, 1, e, e);
+        for (const Vec3& d : {Vec3(1, 0, 0), Vec3(1, 1, 1), Vec3(0, 0, 1), Vec3(0.3, -0.7, 0.2)}) {
+            const Vec3 x = s.radialSurfacePoint(d);
+            const sef::ImplicitDerivatives D = s.evaluate(x);
+            EXPECT_TRUE(std::isfinite(D.value) && sef::isFinite(D.gradient) && sef::isFinite(D.hessian))
+                << e << " " << d.transpose();
+            for (const sef::Mat3& T : s.thirdDerivatives(x)) EXPECT_TRUE(sef::isFinite(T)) << e;
+            const sef::SurfaceCurvature k = s.curvature(x);
+            EXPECT_TRUE(std::isfinite(k.mean) && std::isfinite(k.gaussian)) << e << " " << d.transpose();
+            EXPECT_TRUE(sef::isFinite(s.supportPoint(d)));
+        }
+        const Vec3 I = s.principalInertia(1000.0);
+        EXPECT_TRUE(finiteNormal(s.volume()) && finiteNormal(I.minCoeff()));
+    }
+    EXPECT_EQ(shapeErrorOf([&] { Superellipsoid(0.5 * a, 1, 1, 1, 1); }).first, "a");
 }
 
 TEST(RepresentableRange, BoundingRadiusIsChecked) {
