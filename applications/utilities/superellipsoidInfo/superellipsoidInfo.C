@@ -20,14 +20,21 @@ Description
     or, with no shape options, from the case dictionary
     constant/superellipsoidProperties (entries a, b, c, eps1, eps2 or n1, n2).
     Invalid or missing input ends with a non-zero exit status and a message
-    naming the offending entry.
+    naming the offending entry: also nan, numbers beyond the double range,
+    and shapes or densities whose volume, inertia, bounding radius or
+    curvature fall outside [sqrt(DBL_MIN), sqrt(DBL_MAX)] (core/geometry/
+    Superellipsoid.hpp, "Representable range").
 \*---------------------------------------------------------------------------*/
 
 #include "argList.H"
 #include "IFstream.H"
 #include "IOstreams.H"
 
+#include <cfenv>
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
+#include <string>
 #include "superellipsoidShapeIO.H"
 
 using namespace Foam;
@@ -36,6 +43,35 @@ namespace
 {
 
 const wordList shapeOptions{"a", "b", "c", "eps1", "eps2", "n1", "n2"};
+
+// The option text as typed, cut to a readable length
+std::string shortened(const std::string& text)
+{
+    if (text.size() <= 40) return text;
+    return text.substr(0, 20) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
+// Value of a scalar option. OpenFOAM's own parser raises SIGFPE under its FP
+// traps for "nan" and for numbers beyond the double range (issue 40), so
+// the text is parsed here with the traps held; anything but one finite
+// number is a FatalError naming the option.
+scalar scalarOption(const argList& args, const word& opt)
+{
+    const std::string& text = args[opt];
+    char* end = nullptr;
+    std::fenv_t saved;
+    std::feholdexcept(&saved);
+    const double value = std::strtod(text.c_str(), &end);
+    std::fesetenv(&saved); // traps back on, this parse's flags dropped
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value))
+    {
+        FatalErrorInFunction
+            << "Invalid option -" << opt << " '" << shortened(text).c_str()
+            << "': must be one finite number within the range of a double"
+            << exit(FatalError);
+    }
+    return value;
+}
 
 sef::Superellipsoid shapeFromOptions(const argList& args)
 {
@@ -60,8 +96,8 @@ sef::Superellipsoid shapeFromOptions(const argList& args)
     }
     return makeSuperellipsoid
     (
-        args.get<scalar>("a"), args.get<scalar>("b"), args.get<scalar>("c"),
-        args.get<scalar>(needed[3]), args.get<scalar>(needed[4]),
+        scalarOption(args, "a"), scalarOption(args, "b"), scalarOption(args, "c"),
+        scalarOption(args, needed[3]), scalarOption(args, needed[4]),
         nForm, "command-line option -<name>"
     );
 }
@@ -113,11 +149,16 @@ int main(int argc, char *argv[])
     const sef::Superellipsoid shape =
         anyShapeOption ? shapeFromOptions(args) : shapeFromCase(args);
 
-    const scalar rho = args.lookupOrDefault<scalar>("rho", 1.0);
-    if (!(rho > 0))
+    const scalar rho = args.found("rho") ? scalarOption(args, "rho") : 1.0;
+    try
+    {
+        // Finite, > 0, and mass and inertia in the representable range
+        shape.requireDensity(rho);
+    }
+    catch (const sef::ParameterError& err)
     {
         FatalErrorInFunction
-            << "Invalid option -rho " << rho << ": density must be > 0"
+            << "Invalid option -rho " << rho << ": " << err.what()
             << exit(FatalError);
     }
 
