@@ -48,6 +48,7 @@ Description
 #include "timeWriteGuard.H"
 #include "storedCloud.H"
 #include "restartedState.H"
+#include "stepReports.H"
 
 #include "dem/DemEngine.hpp"
 #include "dem/Subcycling.hpp"
@@ -133,6 +134,8 @@ struct runTotals
     label fallbacks = 0;
     double maxOverlapOverDeq = 0;
     label deepOverlapSteps = 0;     // steps with an overlap above deepOverlap d_eq
+    label travelSteps = 0;          // steps above subCycleTravel per substep (fixed subCycles)
+    label pushBackSteps = 0;        // steps with a push-back
 };
 
 // An overlap above this fraction of d_eq is reported (a settled bed keeps
@@ -184,6 +187,7 @@ void writeSummary
         << "  \"maxOverlapOverDeq\": " << totals.maxOverlapOverDeq << ",\n"
         << "  \"finalMaxOverlapOverDeq\": " << last.maxOverlapOverDeq << ",\n"
         << "  \"stepsWithOverlapAbove1Percent\": " << totals.deepOverlapSteps << ",\n"
+        << "  \"stepsAboveSubCycleTravel\": " << totals.travelSteps << ",\n"
         << "  \"kineticEnergy\": " << last.kineticEnergy << ",\n"
         << "  \"potentialEnergyDrop\": " << potentialEnergyDrop << ",\n"
         << "  \"kineticEnergyOverPotentialDrop\": "
@@ -460,6 +464,13 @@ int main(int argc, char *argv[])
                         << " such steps are reported)" << endl;
                 }
             }
+            // a fixed count too small for the step (auto chooses its own)
+            checkSubstepTravel
+            (
+                particles, runTime.deltaTValue(), props.engine.gravity,
+                props.subcycling.subCycles, props.subcycling, runTime.timeName(),
+                totals.travelSteps
+            );
             clockTime stepClock;
             if (parallel)
             {
@@ -496,6 +507,7 @@ int main(int argc, char *argv[])
                 << err.what() << exit(FatalError);
         }
         ++totals.steps;
+        reportPushBacks(stats, runTime.timeName(), totals.pushBackSteps);
         totals.contacts += stats.contacts;
         totals.pairContacts += stats.pairContacts;
         totals.sweeps += stats.sweeps;

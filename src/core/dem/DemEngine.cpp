@@ -1189,6 +1189,8 @@ double DemEngine::Impl::pushBack(std::size_t i, StepStatistics& stats) {
     const WallSet::Crossing crossing = walls.firstOutwardCrossing(centres[i], b.position, nearFaces);
     if (crossing.face < 0) return 0.0;
     ++stats.pushedBack;
+    if (stats.pushedBackIds.size() < StepStatistics::kReportedPushBacks)
+        stats.pushedBackIds.push_back(ids[i]);
     const Vec3& n = walls.outwardNormalOf(crossing.face);
     // Put the shape just inside the face it left through: centre at the
     // crossing point minus the support distance along the normal.

@@ -12,6 +12,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace sef::dem {
 
@@ -108,6 +109,9 @@ struct StepStatistics {
     long newtonIterations = 0;
     long fallbacks = 0;           // narrow-phase calls answered by the fallback
     long pushedBack = 0;          // particles pushed back inside the walls
+    // their ids (the first kReportedPushBacks of the step), for the log
+    static constexpr std::size_t kReportedPushBacks = 16;
+    std::vector<std::int64_t> pushedBackIds;
     long candidatePairs = 0;      // broad-phase output
     long reusedPairs = 0;         // pair queries answered from the reference (no Newton)
     long reusedWalls = 0;         // wall-face queries answered from the reference

@@ -1,4 +1,5 @@
 #include "dem/RandomInjection.hpp"
+#include "kinematics/StateChecks.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -157,13 +158,13 @@ void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& 
         if (p.type < 0 || p.type >= static_cast<int>(trial.types.size()))
             throw InjectionError("listed particle " + std::to_string(n) + ": unknown type index " +
                                  std::to_string(p.type));
-        const double qNorm = p.orientation.norm();
-        if (!(std::abs(qNorm - 1.0) < 1e-6))
-            throw InjectionError("listed particle " + std::to_string(n) +
-                                 ": orientation quaternion is not unit (|q| = " +
-                                 std::to_string(qNorm) + ")");
-        if (!isFinite(p.position) || !isFinite(p.velocity) || !isFinite(p.angularVelocity))
-            throw InjectionError("listed particle " + std::to_string(n) + ": non-finite state");
+        // finite, a unit quaternion, below light speed: what a step can take
+        // (|q| and |v| are not formed before the components are known sane)
+        const std::string problem =
+            particleStateProblem(p.position, p.orientation, p.velocity, p.angularVelocity,
+                                 trial.types[p.type].boundingRadius);
+        if (!problem.empty())
+            throw InjectionError("listed particle " + std::to_string(n) + ": " + problem);
         if (admissible && !admissible(p.position, n))
             throw InjectionError("listed particle " + std::to_string(n) +
                                  " is outside the domain or cuts a wall");

@@ -3,6 +3,7 @@
 #include "foamEigen.H"
 #include "error.H"
 #include "collision/CollisionParameters.hpp"
+#include "geometry/ParameterError.hpp"
 
 namespace
 {
@@ -152,6 +153,10 @@ std::vector<sef::dem::ListedParticle> Foam::readListedParticles
 
 Foam::subcycleSettings Foam::readSubcycleSettings(const dictionary& dict)
 {
+    // A bound that still lets the paper's 10 % travel rule subcycle a
+    // particle crossing 1e4 diameters in one step; beyond it a step takes
+    // hours without a word (a billion substeps)
+    constexpr label maxSubCycleCount = 100000;
     subcycleSettings s;
     // subCycles: a count, or 'auto' (dem/Subcycling.hpp: each particle
     // travels at most subCycleTravel of its d_eq per substep, paper 001 sec. 5)
@@ -164,19 +169,31 @@ Foam::subcycleSettings Foam::readSubcycleSettings(const dictionary& dict)
         {
             s.subCycles = 0;
         }
-        else if (t.isLabel() && t.labelToken() >= 1)
+        else if (t.isLabel() && t.labelToken() >= 1 && t.labelToken() <= maxSubCycleCount)
         {
             s.subCycles = t.labelToken();
         }
         else
         {
-            badEntry(dict, "subCycles", "must be a count >= 1 or 'auto'");
+            badEntry
+            (
+                dict, "subCycles",
+                "must be a count in [1, " + name(maxSubCycleCount) + "] or 'auto'"
+                " (more substeps than that per step: reduce deltaT instead)"
+            );
         }
     }
     s.subCycleTravel = dict.lookupOrDefault<scalar>("subCycleTravel", 0.1);
     if (!(s.subCycleTravel > 0)) badEntry(dict, "subCycleTravel", "must be > 0");
     s.maxSubCycles = dict.lookupOrDefault<label>("maxSubCycles", 1000);
-    if (s.maxSubCycles < 1) badEntry(dict, "maxSubCycles", "must be >= 1");
+    if (s.maxSubCycles < 1 || s.maxSubCycles > maxSubCycleCount)
+    {
+        badEntry
+        (
+            dict, "maxSubCycles",
+            "must lie in [1, " + name(maxSubCycleCount) + "] (reduce deltaT instead)"
+        );
+    }
 
     return s;
 }
@@ -194,7 +211,15 @@ Foam::particleTypeTable Foam::readParticleTypes(const dictionary& typesDict)
         const scalar rho = td.get<scalar>("density");
         if (!(rho > 0)) badEntry(td, "density", "must be > 0");
         table.names.append(e.keyword());
-        table.types.emplace_back(shape, rho);
+        try
+        {
+            table.types.emplace_back(shape, rho);
+        }
+        catch (const sef::ParameterError& err)
+        {
+            // mass or inertia outside the range a double can hold
+            badEntry(td, err.parameter(), err.what());
+        }
         table.fractions.push_back(readInRange(td, "fraction", 0, GREAT, 1));
     }
     if (table.types.empty())

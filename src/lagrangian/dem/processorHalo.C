@@ -358,6 +358,18 @@ void Foam::reduceStatistics(sef::dem::StepStatistics& s)
     s.impulseEnergyChange = sums[k++];
     s.projectionPotentialChange = sums[k++];
     reduce(s.maxOverlapOverDeq, maxOp<double>());
+    // the pushed-back particles' ids, for the log (Info: the master's list)
+    List<labelList> ids(Pstream::nProcs());
+    ids[Pstream::myProcNo()] = labelList(s.pushedBackIds.begin(), s.pushedBackIds.end());
+    Pstream::gatherList(ids);
+    s.pushedBackIds.clear();
+    for (const labelList& part : ids)
+    {
+        for (const label id : part)
+        {
+            if (s.pushedBackIds.size() < s.kReportedPushBacks) s.pushedBackIds.push_back(id);
+        }
+    }
 }
 
 

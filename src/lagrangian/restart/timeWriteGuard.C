@@ -8,9 +8,21 @@
 namespace
 {
 
+// In the case (or processor) directory, not in the time's: it is in place,
+// atomically, before the time directory exists, so no kill can leave a
+// time directory without it
 Foam::fileName markerPath(const Foam::Time& runTime)
 {
-    return runTime.timePath()/"uniform"/"writeInProgress";
+    return runTime.path()/"writeInProgress";
+}
+
+// The time the marker names ("" without a marker)
+Foam::word markedTime(const Foam::Time& runTime)
+{
+    std::ifstream is(markerPath(runTime));
+    std::string keyword, time;
+    is >> keyword >> time;
+    return keyword == "time" ? Foam::word(time) : Foam::word();
 }
 
 } // End anonymous namespace
@@ -24,8 +36,8 @@ void Foam::beginTimeWrite(const Time& runTime)
         [&](std::ostream& os)
         {
             os  << "time " << runTime.timeName()
-                << ": being written; a restart refuses this time while this"
-                << " file exists\n";
+                << "\n// being written; a restart refuses this time while"
+                << " this file names it\n";
         }
     );
 }
@@ -40,7 +52,7 @@ void Foam::endTimeWrite(const Time& runTime)
 void Foam::checkStartTimeComplete(const Time& runTime)
 {
     const fileName marker = markerPath(runTime);
-    const bool incomplete = isFile(marker);
+    const bool incomplete = markedTime(runTime) == runTime.timeName();
     const bool anyIncomplete = returnReduce(incomplete, orOp<bool>());
     // a run killed while creating the processor directories of a time can
     // leave some processors without it
@@ -61,7 +73,7 @@ void Foam::checkStartTimeComplete(const Time& runTime)
         FatalError
             << "its write was not completed (the run stopped while writing"
             << " it; " << (incomplete ? marker : fileName("a processor's marker"))
-            << " marks it).";
+            << " names it).";
     }
     else if (!sameStart)
     {

@@ -351,6 +351,7 @@ TEST(DemEngine, TunnellingParticleIsPushedBackAndCounted) {
     DemEngine engine(test::boxWalls(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1)), frictionless(0.5));
     const StepStatistics st = engine.step(ps, 1e-4);
     EXPECT_EQ(st.pushedBack, 1);
+    EXPECT_EQ(st.pushedBackIds, std::vector<std::int64_t>{77}); // named in the solvers' logs
     EXPECT_TRUE(engine.walls().contains(ps.position[0]));
     EXPECT_NEAR(ps.position[0].z(), r, 1e-12); // touching the floor from inside
     EXPECT_GE(ps.velocity[0].z(), 0.0);        // no longer moving out

@@ -16,6 +16,7 @@ Description
 #include "storedCloud.H"
 #include "restartedState.H"
 #include "timeWriteGuard.H"
+#include "stepReports.H"
 
 #include <algorithm>
 #include <cmath>
@@ -224,12 +225,19 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             halo_->build(system_, 2*(maxSpeed + maxAcceleration*dt)*dt);
             totals_.haloParticles += returnReduce(halo_->haloParticles(), sumOp<label>());
         }
+        // a fixed count too small for the step (auto chooses its own)
+        checkSubstepTravel
+        (
+            system_, dt, g, settings_.subcycling.subCycles, settings_.subcycling,
+            this->db().time().timeName(), totals_.travelSteps
+        );
         lastStep_.stats = engine_->step(system_, dt, subCycles, halo_.get());
         if (halo_)
         {
             halo_->remove(system_);
         }
         reduceStatistics(lastStep_.stats);
+        reportPushBacks(lastStep_.stats, this->db().time().timeName(), totals_.pushBackSteps);
     }
     catch (const std::exception& err)
     {
@@ -706,6 +714,7 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
         << "  \"injected\": " << t.injected << ",\n"
         << "  \"escaped\": " << t.escaped << ",\n"
         << "  \"pushedBack\": " << t.pushedBack << ",\n"
+        << "  \"stepsAboveSubCycleTravel\": " << t.travelSteps << ",\n"
         << "  \"maxOverlapOverDeq\": " << t.maxOverlapOverDeq << ",\n"
         << "  \"maxReynolds\": " << t.maxReynolds << ",\n"
         << "  \"steps\": " << t.steps << ",\n"

@@ -1,0 +1,61 @@
+#include "stepReports.H"
+#include "dem/Subcycling.hpp"
+#include "Pstream.H"
+#include "PstreamReduceOps.H"
+
+void Foam::reportPushBacks
+(
+    const sef::dem::StepStatistics& stats,
+    const word& timeName,
+    label& reportedSteps
+)
+{
+    if (stats.pushedBack == 0) return;
+    constexpr label maxReported = 100;
+    if (++reportedSteps > maxReported) return;
+    Info<< "Push-back at time " << timeName << ": " << stats.pushedBack
+        << " particle(s) left through a wall and were put back inside, their"
+        << " velocity out of the wall removed; ids";
+    for (const std::int64_t id : stats.pushedBackIds) Info<< ' ' << label(id);
+    if (stats.pushedBack > long(stats.pushedBackIds.size())) Info<< " ...";
+    Info<< " (a time step too large for the particles' speed? see"
+        << " doc/checks.md)";
+    if (reportedSteps == maxReported)
+    {
+        Info<< "; further push-backs are counted in the summary only";
+    }
+    Info<< nl;
+}
+
+
+bool Foam::checkSubstepTravel
+(
+    const sef::dem::ParticleSystem& particles,
+    const scalar dt,
+    const sef::Vec3& gravity,
+    const label subCycles,
+    const subcycleSettings& settings,
+    const word& timeName,
+    label& warnedSteps
+)
+{
+    if (subCycles <= 0) return false;
+    const sef::dem::SubcycleChoice choice = sef::dem::automaticSubcycles
+    (
+        particles, dt, gravity, settings.subCycleTravel, settings.maxSubCycles
+    );
+    const scalar travel = returnReduce(choice.largestTravel, maxOp<scalar>())/subCycles;
+    if (travel <= settings.subCycleTravel) return false;
+    if (++warnedSteps <= 10)
+    {
+        WarningInFunction
+            << "at time " << timeName << " a particle travels " << travel
+            << " of its d_eq per substep (subCycles " << subCycles << "), above"
+            << " subCycleTravel " << settings.subCycleTravel << " (paper 001"
+            << " sec. 5: collisions are missed or resolved late, the bed gains"
+            << " energy). Use 'subCycles auto' or reduce deltaT (the first 10"
+            << " such steps are reported, all are counted in the summary)"
+            << endl;
+    }
+    return true;
+}
