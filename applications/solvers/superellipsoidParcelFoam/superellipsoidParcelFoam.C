@@ -63,6 +63,7 @@ int main(int argc, char *argv[])
     {
         #include "readTimeControls.H"
         #include "CourantNo.H"
+        #include "checkCourant.H"
         #include "setDeltaT.H"
 
         ++runTime;
