@@ -111,6 +111,32 @@ private:
     std::unordered_map<std::int64_t, std::vector<int>> cells_;
 };
 
+// "k of N placed: " and why the next particle's trial positions failed
+std::string placementFailure(const InjectionRejections& why, long count, long maxAttempts,
+                             double R) {
+    std::ostringstream msg;
+    msg << why.placed << " of " << count << " particles placed: ";
+    if (why.regionTooSmall) {
+        msg << "the injection region is too small for a particle's bounding sphere (radius " << R
+            << " m); enlarge the region";
+        return msg.str();
+    }
+    if (why.trials == 0) {
+        msg << "no trial positions (maxAttemptsPerParticle " << maxAttempts << ")";
+        return msg.str();
+    }
+    msg << why.inadmissible << " of " << why.trials << " trial positions for the next (bounding radius "
+        << R << " m) were outside the domain or cut a wall, " << why.overlapping
+        << " overlapped particles already placed";
+    if (why.inadmissible == why.trials)
+        msg << " (is the region inside the mesh, clear of its walls?)";
+    else if (why.overlapping == why.trials)
+        msg << "; enlarge the region or inject fewer particles";
+    else
+        msg << "; enlarge the region (inside the mesh) or inject fewer particles";
+    return msg.str();
+}
+
 } // namespace
 
 void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int64_t firstId,
@@ -125,23 +151,27 @@ void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int
     for (long n = 0; n < spec.count; ++n) {
         const int t = sampleType(cumulative, rng);
         const double R = trial.types[t].boundingRadius;
+        InjectionRejections why;
+        why.placed = n;
         bool placed = false;
         for (long attempt = 0; attempt < spec.maxAttemptsPerParticle && !placed; ++attempt) {
             Vec3 x;
-            if (!sampleCentre(spec.region, R, rng, x)) break;
-            if (placedGrid.clear(trial, x, R) && (!admissible || admissible(x, R))) {
+            if (!sampleCentre(spec.region, R, rng, x)) {
+                why.regionTooSmall = true;
+                break;
+            }
+            ++why.trials;
+            if (!placedGrid.clear(trial, x, R)) {
+                ++why.overlapping;
+            } else if (admissible && !admissible(x, R)) {
+                ++why.inadmissible;
+            } else {
                 trial.add(t, firstId + n, x, rng.orientation(), spec.velocity);
                 placedGrid.insert(x, static_cast<int>(trial.size() - 1));
                 placed = true;
             }
         }
-        if (!placed) {
-            std::ostringstream msg;
-            msg << "could place only " << n << " of " << spec.count
-                << " particles without overlap in the injection region (bounding radius " << R
-                << " m); enlarge the region or inject fewer particles";
-            throw InjectionError(msg.str());
-        }
+        if (!placed) throw RandomInjectionError(placementFailure(why, spec.count, spec.maxAttemptsPerParticle, R), why);
     }
     particles = std::move(trial);
 }

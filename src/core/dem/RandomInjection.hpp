@@ -33,11 +33,34 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// Why injectRandom could not place a particle: its trial positions and how
+// each was rejected (the message alone cannot tell a region outside the mesh
+// from a region too full).
+struct InjectionRejections {
+    long placed = 0;             // particles placed before the one that failed
+    long trials = 0;             // trial positions drawn for that one
+    long overlapping = 0;        // its bounding sphere met a particle already placed
+    long inadmissible = 0;       // clear of particles, refused by admissible()
+    bool regionTooSmall = false; // the region cannot hold its bounding sphere at all
+};
+
+class RandomInjectionError : public InjectionError {
+public:
+    RandomInjectionError(const std::string& message, const InjectionRejections& rejections)
+        : InjectionError(message), rejections_(rejections) {}
+    const InjectionRejections& rejections() const noexcept { return rejections_; }
+
+private:
+    InjectionRejections rejections_;
+};
+
 // Places spec.count particles into `particles` (appending; ids continue from
 // firstId). `admissible(centre, boundingRadius)` lets the caller reject
 // positions (e.g. outside the mesh or cutting a wall); may be empty.
-// Existing particles are respected. Throws InjectionError naming how many
-// could be placed; the system is left unchanged in that case.
+// Existing particles are respected. Throws RandomInjectionError saying how
+// many could be placed and why the next one's trial positions were rejected
+// (outside the domain or cutting a wall, overlapping, region too small);
+// the system is left unchanged in that case.
 void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int64_t firstId,
                   const std::function<bool(const Vec3&, double)>& admissible = {});
 
