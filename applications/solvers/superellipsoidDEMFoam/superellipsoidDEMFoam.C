@@ -241,6 +241,12 @@ int main(int argc, char *argv[])
             IOobject::MUST_READ, IOobject::NO_WRITE
         )
     );
+    // Unknown top-level keywords: a warning only (macro variables such as
+    // 'D 0.01;' live here); the sub-dictionaries are checked strictly
+    wordList cloudKeywords(demCloudPropertiesKeywords());
+    cloudKeywords.append(wordList({"stopWhenSettled"}));
+    cloudKeywords.append(particleTrace::keywords());
+    checkKeywords(cloudDict, cloudKeywords, false);
     demCloudProperties props = readDemCloudProperties(cloudDict);
     props.engine.gravity = toEigen(g.value());
 

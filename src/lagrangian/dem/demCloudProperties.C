@@ -28,6 +28,22 @@ scalar readInRange
     return v;
 }
 
+string joined(const wordList& words)
+{
+    string s;
+    forAll(words, i)
+    {
+        s += (i ? " " : "") + words[i];
+    }
+    return s;
+}
+
+wordList concatenated(wordList a, const wordList& b)
+{
+    a.append(b);
+    return a;
+}
+
 } // End anonymous namespace
 
 
@@ -40,8 +56,89 @@ void Foam::invalidEntry(const dictionary& dict, const word& key, const string& w
 }
 
 
+void Foam::checkKeywords(const dictionary& dict, const wordList& valid, bool fatal)
+{
+    wordList unknown;
+    for (const entry& e : dict)
+    {
+        const word& key = e.keyword();
+        if (!key.starts_with('#') && !valid.found(key))
+        {
+            unknown.append(key);
+        }
+    }
+    if (unknown.empty()) return;
+
+    string names;
+    for (const word& key : unknown)
+    {
+        names += (names.empty() ? "'" : " '") + key + "'";
+    }
+    const string what =
+        "Unknown keyword" + word(unknown.size() > 1 ? "s " : " ") + names
+      + " in " + dict.name();
+    const string validList = "Valid keywords: (" + joined(valid) + ")";
+    if (fatal)
+    {
+        FatalIOErrorInFunction(dict)
+            << what.c_str() << nl << validList.c_str() << exit(FatalIOError);
+    }
+    IOWarningInFunction(dict)
+        << what.c_str() << " (ignored)" << nl << validList.c_str() << endl;
+}
+
+
+Foam::wordList Foam::subcycleKeywords()
+{
+    return {"subCycles", "subCycleTravel", "maxSubCycles"};
+}
+
+
+Foam::wordList Foam::collisionKeywords()
+{
+    return
+    {
+        "pair", "wall", "maxSweeps", "onePartnerPerStep", "patchRimPoints",
+        "sweepTolerance", "contactReuseTolerance", "flatContactReuseTolerance",
+        "flatContactReuseTranslation", "flatPatchSlideTolerance",
+        "allowedPenetration", "sweepStagnationWindow"
+    };
+}
+
+
+Foam::wordList Foam::injectionRegionKeywords(const dictionary& dict)
+{
+    const word kind = dict.lookupOrDefault<word>("region", "");
+    if (kind == "box") return {"region", "min", "max"};
+    if (kind == "cylinder") return {"region", "point1", "point2", "radius"};
+    return {"region"};  // readInjectionRegion names an unknown region
+}
+
+
+Foam::wordList Foam::randomInjectionKeywords()
+{
+    return {"count", "seed", "U0", "maxAttempts"};
+}
+
+
+Foam::wordList Foam::demCloudPropertiesKeywords()
+{
+    return concatenated
+    (
+        {"cloudName", "particleTypes", "injection", "collision"},
+        subcycleKeywords()
+    );
+}
+
+
 sef::dem::ContactLaw Foam::readContactLaw(const dictionary& dict)
 {
+    checkKeywords
+    (
+        dict,
+        // friction is read by the models that use it, known to all
+        {"model", "restitution", "tangentialRestitution", "friction", "rollingFriction"}
+    );
     // Names and ranges are the core's (collision/CollisionParameters.hpp);
     // its errors name the parameter, which is the dictionary keyword here.
     sef::dem::ContactLaw law;
@@ -128,6 +225,7 @@ std::vector<sef::dem::ListedParticle> Foam::readListedParticles
     forAll(entries, n)
     {
         const dictionary& pd = entries[n];
+        checkKeywords(pd, {"type", "position", "orientation", "U", "omega"});
         sef::dem::ListedParticle p;
         const word typeName = pd.get<word>("type");
         p.type = typeNames.find(typeName);
@@ -207,6 +305,10 @@ Foam::particleTypeTable Foam::readParticleTypes(const dictionary& typesDict)
     {
         if (!e.isDict()) continue;
         const dictionary& td = e.dict();
+        checkKeywords
+        (
+            td, {"a", "b", "c", "eps1", "eps2", "n1", "n2", "dEq", "density", "fraction"}
+        );
         const sef::Superellipsoid shape = readSuperellipsoid(td);
         const scalar rho = td.get<scalar>("density");
         if (!(rho > 0)) badEntry(td, "density", "must be > 0");
@@ -276,6 +378,17 @@ Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
     props.inject = dict.found("injection");
     props.injectListed =
         props.inject && dict.subDict("injection").lookupOrDefault<word>("region", "") == "list";
+    if (props.inject)
+    {
+        const dictionary& inj = dict.subDict("injection");
+        checkKeywords
+        (
+            inj,
+            props.injectListed
+          ? wordList({"region", "particles"})
+          : concatenated(injectionRegionKeywords(inj), randomInjectionKeywords())
+        );
+    }
     if (props.injectListed)
     {
         props.listed = readListedParticles(dict.subDict("injection"), props.typeNames);
@@ -295,6 +408,7 @@ Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
         props.injection.typeFractions = fractions;
     }
 
+    checkKeywords(dict.subDict("collision"), collisionKeywords());
     readCollisionSettings(dict.subDict("collision"), props.engine);
     // The solver keeps nothing by particle index: large systems may stay
     // in the engine's spatial order (faster; ids are what identify them).

@@ -28,6 +28,56 @@ Foam::particleTrace::particleTrace(const Time& runTime, const dictionary& dict)
 }
 
 
+Foam::wordList Foam::particleTrace::keywords()
+{
+    return {"traceParticles", "traceInterval"};
+}
+
+
+void Foam::particleTrace::warnUnknownIds
+(
+    const Time& runTime,
+    const sef::dem::ParticleSystem& ps
+) const
+{
+    // The traced ids each processor holds, and the id range, over all
+    labelList held;
+    label lo = labelMax, hi = labelMin;
+    for (std::size_t i = 0; i < ps.size(); ++i)
+    {
+        const label id = label(ps.id[i]);
+        if (ids_.found(id)) held.append(id);
+        lo = min(lo, id);
+        hi = max(hi, id);
+    }
+    List<labelList> all(Pstream::nProcs());
+    all[Pstream::myProcNo()] = held;
+    Pstream::gatherList(all);
+    reduce(lo, minOp<label>());
+    reduce(hi, maxOp<label>());
+    const label total = returnReduce(label(ps.size()), sumOp<label>());
+    if (!Pstream::master()) return;
+
+    labelHashSet unknown(ids_);
+    for (const labelList& procHeld : all)
+    {
+        unknown.erase(procHeld);
+    }
+    if (unknown.empty()) return;
+    string missing;
+    for (const label id : unknown.sortedToc())
+    {
+        missing += (missing.empty() ? "(" : " ") + name(id);
+    }
+    const string range = total ? ", ids " + name(lo) + " to " + name(hi) : "";
+    WarningInFunction
+        << "traceParticles: no particle has the id"
+        << (unknown.size() > 1 ? "s " : " ") << missing.c_str() << ")"
+        << " at time " << runTime.timeName() << " (" << total << " particles"
+        << range.c_str() << "); not traced" << endl;
+}
+
+
 void Foam::particleTrace::write
 (
     const Time& runTime,
@@ -35,7 +85,15 @@ void Foam::particleTrace::write
     bool force
 )
 {
-    if (ids_.empty() || (!force && runTime.timeIndex() % interval_ != 0)) return;
+    if (ids_.empty()) return;
+    // once the trace starts: the first forced write, or the first with
+    // particles (a cloud injects during its first steps)
+    if (!idsChecked_ && (force || returnReduce(ps.size() > 0, orOp<bool>())))
+    {
+        warnUnknownIds(runTime, ps);
+        idsChecked_ = true;
+    }
+    if (!force && runTime.timeIndex() % interval_ != 0) return;
     // This processor's traced particles by id; in a decomposed run the
     // master writes every processor's, in id order as in serial
     std::vector<std::pair<label, std::string>> lines;

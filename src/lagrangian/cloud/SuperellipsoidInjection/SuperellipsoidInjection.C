@@ -18,9 +18,39 @@ Description
 // * * * * * * * * * * * * * Private Member Functions  * * * * * * * * * * * //
 
 template<class CloudType>
+void Foam::SuperellipsoidInjection<CloudType>::checkCoeffKeywords() const
+{
+    const dictionary& dict = this->coeffDict();
+    // InjectionModel's own entries (v1912), then those of the source
+    wordList valid
+    ({
+        "type", "SOI", "massTotal", "massFlowRate", "parcelBasisType",
+        "nParticle", "minParticlesPerParcel", "injectorID", "source"
+    });
+    const word source = dict.lookupOrDefault<word>("source", "");
+    if (source == "list")
+    {
+        valid.append("particles");
+    }
+    else if (source == "random")
+    {
+        valid.append(injectionRegionKeywords(dict));
+        valid.append(randomInjectionKeywords());
+    }
+    else if (source == "cloud")
+    {
+        valid.append(wordList({"case", "time", "cloud", "translate", "keepVelocity"}));
+    }
+    // (an unknown source is named by readParticles)
+    checkKeywords(dict, valid);
+}
+
+
+template<class CloudType>
 void Foam::SuperellipsoidInjection<CloudType>::readParticles()
 {
     const dictionary& dict = this->coeffDict();
+    checkCoeffKeywords();
     const particleTypeTable types = readParticleTypes
     (
         this->owner().particleProperties().subDict("constantProperties").subDict("particleTypes")

@@ -5,6 +5,7 @@ Description
 #include "superellipsoidCloudSettings.H"
 #include "error.H"
 
+#include <cstdlib>
 #include <stdexcept>
 
 namespace
@@ -26,19 +27,6 @@ string joined(const wordList& words)
     return s;
 }
 
-// A keyword the reader does not know is an error: a misspelt force name
-// would otherwise be silently off.
-void rejectUnknownKeywords(const dictionary& dict, const wordList& known)
-{
-    for (const entry& e : dict)
-    {
-        if (!known.found(e.keyword()))
-        {
-            badEntry(dict, e.keyword(), "unknown keyword (valid: " + joined(known) + ")");
-        }
-    }
-}
-
 // Stock submodels whose work the core does must be 'none' (otherwise they
 // would be silently ignored or act twice).
 void requireNone(const dictionary& subModels, const word& key)
@@ -54,9 +42,34 @@ void requireNone(const dictionary& subModels, const word& key)
     }
 }
 
+// The resistance tensors of the type read from typeDict: a failure (the
+// solve, or a refused cache entry, whose message names the file) names the
+// type and its entry
+sef::HydrodynamicShape hydrodynamicShape
+(
+    const dictionary& typeDict,
+    const sef::Superellipsoid& shape,
+    const sef::ResistanceSolverOptions& options
+)
+{
+    try
+    {
+        return sef::makeHydrodynamicShape(shape, options);
+    }
+    catch (const std::exception& err)
+    {
+        FatalIOErrorInFunction(typeDict)
+            << "Resistance tensors of particle type '" << typeDict.dictName()
+            << "' (entry " << typeDict.name() << ", resistanceResolution "
+            << options.resolution << ") failed: " << err.what() << exit(FatalIOError);
+    }
+    std::abort(); // not reached
+}
+
 sef::FluidForceModel readForces(const dictionary& dict)
 {
-    rejectUnknownKeywords
+    // a misspelt force name would otherwise be silently on (or off)
+    checkKeywords
     (
         dict,
         {
@@ -145,6 +158,16 @@ Foam::superellipsoidCloudSettings Foam::readSuperellipsoidCloudSettings
         s.forces.drag || s.forces.rotationalDrag || s.forces.buoyancy || s.forces.pressureGradient
      || s.forces.addedMass;
 
+    // (read before the resistance solve, which may take minutes)
+    const dictionary& coll = subModels.subDict("superellipsoidCollision");
+    wordList collValid(subcycleKeywords());
+    collValid.append(collisionKeywords());
+    checkKeywords(coll, collValid);
+    s.subcycling = readSubcycleSettings(coll);
+    readCollisionSettings(coll, s.engine);
+    // The cloud keeps parcels by index during a step
+    s.engine.reorderParticles = false;
+
     // The resistance tensors of every type, once: exact for ellipsoids,
     // otherwise the boundary-integral solve (cached per shape and machine)
     sef::ResistanceSolverOptions options;
@@ -157,25 +180,14 @@ Foam::superellipsoidCloudSettings Foam::readSuperellipsoidCloudSettings
         badEntry(forcesDict, "resistanceResolution", "must lie in [4, 40]");
     }
     options.estimateError = false;
-    for (const sef::dem::ParticleType& t : s.types.types)
+    const dictionary& typesDict = constProps.subDict("particleTypes");
+    forAll(s.types.names, i)
     {
-        try
-        {
-            s.hydrodynamics.push_back(sef::makeHydrodynamicShape(t.shape, options));
-        }
-        catch (const std::exception& err)
-        {
-            FatalErrorInFunction
-                << "Resistance tensors of a particle type failed: " << err.what()
-                << exit(FatalError);
-        }
+        s.hydrodynamics.push_back
+        (
+            hydrodynamicShape(typesDict.subDict(s.types.names[i]), s.types.types[i].shape, options)
+        );
     }
-
-    const dictionary& coll = subModels.subDict("superellipsoidCollision");
-    s.subcycling = readSubcycleSettings(coll);
-    readCollisionSettings(coll, s.engine);
-    // The cloud keeps parcels by index during a step
-    s.engine.reorderParticles = false;
 
     s.volumeFraction =
         cloudProperties.subDict("solution").lookupOrDefault<bool>("volumeFraction", false);
