@@ -67,6 +67,11 @@ int main(int argc, char *argv[])
         #include "setDeltaT.H"
 
         ++runTime;
+        // a time is marked while it is written (from the step's start: the
+        // cloud writes its injection state during evolve); a run killed
+        // meanwhile leaves the marker, and a restart refuses that time
+        const bool writing = runTime.writeTime();
+        if (writing) beginTimeWrite(runTime);
 
         Info<< "Time = " << runTime.timeName() << nl << endl;
 
@@ -114,10 +119,6 @@ int main(int argc, char *argv[])
             }
         }
 
-        // a time is marked while it is written: a run killed meanwhile
-        // leaves the marker, and a restart refuses that time
-        const bool writing = runTime.writeTime();
-        if (writing) beginTimeWrite(runTime);
         runTime.write();
         if (writing) endTimeWrite(runTime);
 
