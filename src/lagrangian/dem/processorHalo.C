@@ -358,7 +358,9 @@ void Foam::reduceStatistics(sef::dem::StepStatistics& s)
     s.impulseEnergyChange = sums[k++];
     s.projectionPotentialChange = sums[k++];
     reduce(s.maxOverlapOverDeq, maxOp<double>());
-    // the pushed-back particles' ids, for the log (Info: the master's list)
+    // the pushed-back particles' ids, for the log (Info: the master's
+    // list); only in the rare steps that have any (the sum above says)
+    if (s.pushedBack == 0) return;
     List<labelList> ids(Pstream::nProcs());
     ids[Pstream::myProcNo()] = labelList(s.pushedBackIds.begin(), s.pushedBackIds.end());
     Pstream::gatherList(ids);
