@@ -256,8 +256,8 @@ int main(int argc, char *argv[])
     sef::dem::ParticleSystem particles;
     particles.types = props.types;
 
-    // What the start time holds: the run record (particles of this
-    // processor, potential energy at injection) written with every cloud,
+    // What the start time holds: the run record (particles over all
+    // processors, potential energy at injection) written with every cloud,
     // and the cloud's files. Either makes this a restart, which needs the
     // particles the record names; neither, at the case's first time, an
     // injection; neither at a later time is an error (its particle files
@@ -417,6 +417,8 @@ int main(int argc, char *argv[])
     // the engine state and the run record are replaced atomically.
     const auto writeThisTime = [&]()
     {
+        // the total over all processors (survives reconstructPar/decomposePar)
+        const label particlesInAll = returnReduce(label(particles.size()), sumOp<label>());
         beginTimeWrite(runTime);
         writeDemCloud(mesh, props.cloudName, particles);
         writeFileAtomically(statePath(), [&](std::ostream& os) { engine.writeState(os); });
@@ -427,7 +429,7 @@ int main(int argc, char *argv[])
             {
                 os.precision(17);
                 os  << "potentialEnergy0 " << potentialEnergy0 << ";\n"
-                    << "particles " << particles.size() << ";\n";
+                    << "particles " << particlesInAll << ";\n";
             }
         );
         endTimeWrite(runTime);

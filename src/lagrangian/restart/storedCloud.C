@@ -66,28 +66,30 @@ void Foam::checkStoredCount
     const fileName& record
 )
 {
+    // Totals over all processors: reconstructPar and decomposePar copy one
+    // processor's uniform/ to all, so only the total survives them
     const label stored = storedParticleCount(mesh, cloudName);
-    // -2: a list without its size, checked after reading
-    const bool bad = recorded >= 0 && stored != -2 && max(stored, label(0)) != recorded;
-    if (bad)
+    // -2: a list without its size, checked when read
+    const bool unsized = returnReduce(stored == -2, orOp<bool>());
+    const label total = returnReduce(max(stored, label(0)), sumOp<label>());
+    const label expected = returnReduce(recorded, maxOp<label>());
+    if (unsized || expected < 0 || total == expected)
     {
-        FatalErrorInFunction
-            << "Cannot restart from time " << mesh.time().timeName() << ": "
-            << record << " records " << recorded << " particles of cloud "
-            << cloudName << " here, but "
-            << (stored < 0
-                ? "the particle file " + cloudFilePath(mesh, cloudName, "coordinates")
-                  + " is missing"
-                : "the particle file " + cloudFilePath(mesh, cloudName, "coordinates")
-                  + " holds " + Foam::name(stored))
-            << "." << nl << "Particle files were deleted or replaced after the"
-            << " run wrote them: restore them, or restart from an earlier time"
-            << " (a restart never re-injects; to inject anew at the case's first"
-            << " time, delete the record " << record.name() << " too)"
-            << exit(FatalError);
+        return;
     }
-    // (every processor reaches this point only if none failed: FatalError
-    // aborts the parallel run)
+    const fileName file = cloudFilePath(mesh, cloudName, "coordinates");
+    FatalErrorInFunction
+        << "Cannot restart from time " << mesh.time().timeName() << ": "
+        << record << " records " << expected << " particles of cloud "
+        << cloudName << (Pstream::parRun() ? " over all processors" : "")
+        << ", but the particle files hold " << total << ": "
+        << (stored < 0 ? "the particle file " + file + " is missing"
+                       : file + " holds " + Foam::name(stored))
+        << "." << nl << "Particle files were deleted or replaced after the"
+        << " run wrote them: restore them, or restart from an earlier time"
+        << " (a restart never re-injects; to inject anew at the case's first"
+        << " time, delete the record " << record.name() << " too)"
+        << exit(FatalError);
 }
 
 

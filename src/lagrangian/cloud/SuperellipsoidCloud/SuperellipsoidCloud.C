@@ -429,9 +429,9 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
 
     if (readFields)
     {
-        // The parcels this processor wrote at this time (recorded with the
-        // injection models' state): missing or replaced particle files are
-        // an error, never a run with fewer parcels
+        // The parcels written at this time (over all processors, recorded
+        // with the injection models' state): missing or replaced particle
+        // files are an error, never a run with fewer parcels
         checkStoredCount
         (
             this->mesh(), this->name(),
@@ -593,7 +593,12 @@ void Foam::SuperellipsoidCloud<CloudType>::evolve()
         this->scaleSources();
     }
     this->outputProperties().set("nextParticleId", nextParticleId_);
-    this->outputProperties().set("parcels", this->size());
+    if (this->db().time().writeTime())
+    {
+        // the restart's check: the total (reconstructPar and decomposePar
+        // copy one processor's uniform/ to all)
+        this->outputProperties().set("parcels", returnReduce(this->size(), sumOp<label>()));
+    }
     this->info();
     this->postEvolve();
     totals_.cloudSeconds += clock.elapsedTime();
