@@ -1,0 +1,107 @@
+// Ordering and slots: the memory order of the bodies (DemEngine::step
+// gathers the particles into it).
+#include "dem/DemEngineImpl.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace sef::dem {
+
+// Memory order of the bodies. Particles injected at random sit in random
+// spatial order, and the candidate-pair loop then jumps through memory: the
+// detection loop's own time grew 19.5x for 10x the particles (1e3 -> 1e4,
+// benchmarks/README.md). Large systems are therefore processed sorted by
+// grid cell (x fastest, cells of twice the largest bounding radius),
+// recomputed from the positions at every call, so the order is no hidden
+// state (restarts continue exactly). Small systems keep the particle order:
+// they fit in cache, and their results stay bit-for-bit what they were.
+void DemEngine::Impl::computeOrder(const ParticleSystem& ps) {
+    const std::size_t n = ps.size();
+    bool hadOrder = order.size() == n && n > 0; // the last call's order, as a first guess
+    const long threshold = settings.spatialSortThreshold;
+    spatiallySorted = !(threshold <= 0 || n < static_cast<std::size_t>(threshold));
+    if (!spatiallySorted) {
+        order.resize(n);
+        for (std::size_t i = 0; i < n; ++i) order[i] = i;
+        return;
+    }
+    // The last call's order names particles by index. When the particles
+    // changed (a decomposed run: some left, some arrived, the halo changed),
+    // the guess is that order followed through the ids (ids: the last
+    // call's, by body), the new particles after it: still a permutation,
+    // and nearly sorted, where a guess by index would need a full sort.
+    bool sameParticles = hadOrder && ids.size() == n;
+    for (std::size_t k = 0; sameParticles && k < n; ++k) sameParticles = ps.id[order[k]] == ids[k];
+    if (!sameParticles && !ids.empty() && n > 0) {
+        std::int64_t largest = -1;
+        for (const std::int64_t id : ps.id) largest = std::max(largest, id);
+        for (const std::int64_t id : ids) largest = std::max(largest, id);
+        if (largest < static_cast<std::int64_t>(8 * n + 1024)) { // compact ids (the usual case)
+            std::vector<long>& indexOfId = guessIndex;
+            indexOfId.assign(static_cast<std::size_t>(largest + 1), -1);
+            for (std::size_t i = 0; i < n; ++i)
+                if (ps.id[i] >= 0) indexOfId[static_cast<std::size_t>(ps.id[i])] = static_cast<long>(i);
+            order.clear();
+            for (const std::int64_t id : ids) {
+                if (id < 0) continue;
+                long& i = indexOfId[static_cast<std::size_t>(id)];
+                if (i >= 0) order.push_back(static_cast<std::size_t>(i));
+                i = -1; // taken (a repeated id is taken once)
+            }
+            for (std::size_t i = 0; i < n; ++i)
+                if (ps.id[i] < 0 || indexOfId[static_cast<std::size_t>(ps.id[i])] >= 0) order.push_back(i);
+            hadOrder = order.size() == n;
+        } else {
+            hadOrder = false;
+        }
+    }
+    if (!hadOrder) {
+        order.resize(n);
+        for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    }
+    double largest = 0.0;
+    for (const ParticleType& type : ps.types) largest = std::max(largest, type.boundingRadius);
+    const double cell = 2.0 * largest;
+    Vec3 lo = ps.position[0], hi = ps.position[0];
+    for (const Vec3& x : ps.position) {
+        lo = lo.cwiseMin(x);
+        hi = hi.cwiseMax(x);
+    }
+    const auto cells = [&](double extent) {
+        return static_cast<std::uint64_t>(std::min(extent / cell, 2.0e6)) + 1;
+    };
+    const std::uint64_t nx = cells(hi.x() - lo.x()), ny = cells(hi.y() - lo.y());
+    // Keys listed in the last call's order: between steps only a few
+    // particles change cell, so an insertion sort finishes in O(n); past a
+    // budget of moves (a first call, a shaken system) a full sort. The keys
+    // (cell, index) are unique, so both give the same order.
+    // (cells computed in particle order: the positions are read in sequence)
+    cellKey.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Vec3 c = ((ps.position[i] - lo) / cell).cwiseMin(2.0e6);
+        const auto ix = static_cast<std::uint64_t>(c.x()), iy = static_cast<std::uint64_t>(c.y()),
+                   iz = static_cast<std::uint64_t>(c.z());
+        cellKey[i] = (iz * ny + iy) * nx + ix;
+    }
+    orderKeys.resize(n);
+    for (std::size_t k = 0; k < n; ++k) orderKeys[k] = {cellKey[order[k]], order[k]};
+    std::size_t budget = hadOrder ? 8 * n : 0;
+    bool sorted = hadOrder;
+    for (std::size_t k = 1; k < n && sorted; ++k) {
+        const auto key = orderKeys[k];
+        std::size_t m = k;
+        for (; m > 0 && key < orderKeys[m - 1]; --m) {
+            orderKeys[m] = orderKeys[m - 1];
+            if (budget-- == 0) {
+                sorted = false;
+                break;
+            }
+        }
+        orderKeys[m] = key;
+    }
+    if (!sorted) std::sort(orderKeys.begin(), orderKeys.end());
+    for (std::size_t k = 0; k < n; ++k) order[k] = orderKeys[k].second;
+}
+
+} // namespace sef::dem
