@@ -19,126 +19,137 @@ namespace sef::dem {
 constexpr double kSeparatingAxisMargin = 1e-9;
 
 void DemEngine::Impl::detect(StepStatistics& stats) {
-    const ParticleSystem& ps = *system;
-    const std::size_t n = bodies.size();
     contacts.clear();
 
     // Pairs: cell grid of bounding spheres, then the narrow phase (centres
     // and poses: substep()).
     contactSlot.clear();
-    candidates.forEachCandidatePair(centres, radius, ids, [&](int i, int j) {
-        if (!resolvesPair(i, j)) return; // another processor's
-        ++stats.candidatePairs;
-        const bool ordered = ids[i] < ids[j];
-        const int a = ordered ? i : j, b = ordered ? j : i; // a: smaller id
-        const ContactKey key = ContactKey::pair(ids[i], ids[j]);
-        const PairPose& poseA = poses[static_cast<std::size_t>(a)];
-        const PairPose& poseB = poses[static_cast<std::size_t>(b)];
-        const WarmStartEntry* previous = warm.find(key);
-        if (previous && previous->separation > 0.0) {
-            // apart by a bounding volume at the last query: still apart?
-            if (pairStillSeparated(*previous, poseA, poseB, radius[b])) {
-                ++stats.reusedPairs;
-                warm.recordCarried(*previous, previous->normal);
-                return;
-            }
-            previous = nullptr; // a bound, not a contact: query afresh
-        }
-        ContactResult r; // normal from a to b
-        int slot;
-        bool carried = false;
-        if (previous && apartWithinMotionBound(*previous, poseA, poseB, radius[b],
-                                               kSeparatingAxisMargin * std::min(radius[a], radius[b]))) {
-            // apart along the last exact normal (PairGeometryReuse.hpp);
-            // first: most candidate pairs of a bed, and the answer the reuse
-            // below would give them (no contact) at a third of its work
-            ++stats.reusedPairs;
-            warm.recordCarried(*previous, previous->normal); // keeps the reference
-            return;
-        } else if (previous && settings.contactReuseTolerance > 0.0 &&
-            reusePairReference(*previous, poseA, poseB, settings.contactReuseTolerance,
-                               settings.flatContactReuseTolerance, std::min(radius[a], radius[b]), r,
-                               settings.flatContactReuseTranslation)) {
-            ++stats.reusedPairs;
-            carried = true;
-            slot = warm.recordCarried(*previous, r.normal); // keeps the reference
-        } else if (const KeptPatch* keptPatch = previous && previous->flatReference &&
-                                                        settings.contactReuseTolerance > 0.0
-                                                    ? warm.keptPatch(previous)
-                                                    : nullptr;
-                   keptPatch != nullptr &&
-                   reuseKeptPatch(*previous, *keptPatch, poseA, poseB,
-                                  PosedBody(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation}),
-                                  PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}),
-                                  settings.flatContactReuseTolerance, settings.flatPatchSlideTolerance,
-                                  std::min(radius[a], radius[b]), r)) {
-            // a slide or spin of flat faces: the kept outlines re-intersected
-            // (PairGeometryReuse.hpp), and the answer the new reference
-            // (the flat gate above reuses it while the pair moves less than
-            // its tolerance; the outlines stay with their own pose). Its
-            // rim points are new points.
-            ++stats.reusedPairs;
-            slot = warm.recordCarried(*previous, r.normal);
-            storePairReference(warm.slot(slot), poseA, poseB, r);
-            warm.compliance(slot).valid = false; // its point moved in A's frame
-        } else if (previous && previous->hasReference && previous->referenceDepth < 0.0 &&
-                   separatedAlongReference(
-                       *previous,
-                       PosedBody(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation}),
-                       PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}),
-                       kSeparatingAxisMargin * std::min(radius[a], radius[b]), r)) {
-            // apart along the last exact normal, with the reference moved
-            // to now (the motion bound above then holds for a while), and
-            // that axis the warm-start normal: when the pair closes, Newton
-            // starts from the last axis that separated it, not from the
-            // older normal of its last exact query (fewer fallbacks: 180 ->
-            // 164 in 0.03 s of the rocking cube bed)
-            ++stats.reusedPairs;
-            refreshApartReference(warm.slot(warm.recordCarried(*previous, r.normal)), poseA, poseB, r);
-            return;
-        } else {
-            // (a zero normal: cold, but the patch guesses still come out)
-            PatchGuess patchGuess = previous ? previous->patchGuess : PatchGuess{};
-            KeptPatch kept;
-            PairWarmStart warmStart{previous ? previous->normal : Vec3::Zero(), &patchGuess, &kept};
-            if (previous && previous->hasReference && previous->flatReference)
-                warmStart.normal = flatPatchWarmNormal(
-                    *previous,
-                    PosedBody(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation}),
-                    PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}));
-            r = detectPairContact(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation},
-                                  ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation},
-                                  &warmStart);
-            stats.newtonIterations += r.iterations;
-            if (r.status == ContactStatus::fallback) ++stats.fallbacks;
-            if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox) {
-                if (r.depth < 0.0) { // remember the bound (pairStillSeparated)
-                    WarmStartEntry entry;
-                    entry.key = key;
-                    entry.normal = r.normal;
-                    storeSeparatedPair(entry, poseA, poseB, -r.depth);
-                    warm.record(entry);
-                }
-                return;
-            }
-            WarmStartEntry entry;
-            entry.key = key;
-            storePairReference(entry, poseA, poseB, r);
-            entry.normal = r.normal;
-            entry.patchGuess = patchGuess;
-            slot = warm.record(entry);
-            if (kept.valid) warm.keepPatch(slot, kept);
-        }
-        if (!ordered) r.normal = -r.normal;
-        if (!r.contact || !(r.depth > 0.0)) return;
-        contacts.push_back(DemContact{i, j, -1, r.point, r.normal, r.depth});
-        contactSlot.push_back(slot);
-        ++stats.pairContacts;
-        stats.maxOverlapOverDeq =
-            std::max(stats.maxOverlapOverDeq, r.depth / std::min(diameter[i], diameter[j]));
-        addRimPoints(r, key, i, j, -1, carried, stats);
-    });
+    candidates.forEachCandidatePair(centres, radius, ids, [&](int i, int j) { detectPair(i, j, stats); });
+    detectWalls(stats);
+    stats.contacts = stats.pairContacts + stats.wallContacts;
+}
 
+// The narrow phase of candidate pair (i, j), in the order of its shortcuts:
+// still apart by the stored bound, apart along the last exact normal, the
+// reference reused, a kept flat patch re-intersected, separated along the
+// reference, and last the exact query (warm-started); a contact found goes
+// to contacts with its warm-start slot and rim points.
+void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
+    const ParticleSystem& ps = *system;
+    if (!resolvesPair(i, j)) return; // another processor's
+    ++stats.candidatePairs;
+    const bool ordered = ids[i] < ids[j];
+    const int a = ordered ? i : j, b = ordered ? j : i; // a: smaller id
+    const ContactKey key = ContactKey::pair(ids[i], ids[j]);
+    const PairPose& poseA = poses[static_cast<std::size_t>(a)];
+    const PairPose& poseB = poses[static_cast<std::size_t>(b)];
+    const WarmStartEntry* previous = warm.find(key);
+    if (previous && previous->separation > 0.0) {
+        // apart by a bounding volume at the last query: still apart?
+        if (pairStillSeparated(*previous, poseA, poseB, radius[b])) {
+            ++stats.reusedPairs;
+            warm.recordCarried(*previous, previous->normal);
+            return;
+        }
+        previous = nullptr; // a bound, not a contact: query afresh
+    }
+    ContactResult r; // normal from a to b
+    int slot;
+    bool carried = false;
+    if (previous && apartWithinMotionBound(*previous, poseA, poseB, radius[b],
+                                           kSeparatingAxisMargin * std::min(radius[a], radius[b]))) {
+        // apart along the last exact normal (PairGeometryReuse.hpp);
+        // first: most candidate pairs of a bed, and the answer the reuse
+        // below would give them (no contact) at a third of its work
+        ++stats.reusedPairs;
+        warm.recordCarried(*previous, previous->normal); // keeps the reference
+        return;
+    } else if (previous && settings.contactReuseTolerance > 0.0 &&
+        reusePairReference(*previous, poseA, poseB, settings.contactReuseTolerance,
+                           settings.flatContactReuseTolerance, std::min(radius[a], radius[b]), r,
+                           settings.flatContactReuseTranslation)) {
+        ++stats.reusedPairs;
+        carried = true;
+        slot = warm.recordCarried(*previous, r.normal); // keeps the reference
+    } else if (const KeptPatch* keptPatch = previous && previous->flatReference &&
+                                                    settings.contactReuseTolerance > 0.0
+                                                ? warm.keptPatch(previous)
+                                                : nullptr;
+               keptPatch != nullptr &&
+               reuseKeptPatch(*previous, *keptPatch, poseA, poseB,
+                              PosedBody(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation}),
+                              PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}),
+                              settings.flatContactReuseTolerance, settings.flatPatchSlideTolerance,
+                              std::min(radius[a], radius[b]), r)) {
+        // a slide or spin of flat faces: the kept outlines re-intersected
+        // (PairGeometryReuse.hpp), and the answer the new reference
+        // (the flat gate above reuses it while the pair moves less than
+        // its tolerance; the outlines stay with their own pose). Its
+        // rim points are new points.
+        ++stats.reusedPairs;
+        slot = warm.recordCarried(*previous, r.normal);
+        storePairReference(warm.slot(slot), poseA, poseB, r);
+        warm.compliance(slot).valid = false; // its point moved in A's frame
+    } else if (previous && previous->hasReference && previous->referenceDepth < 0.0 &&
+               separatedAlongReference(
+                   *previous,
+                   PosedBody(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation}),
+                   PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}),
+                   kSeparatingAxisMargin * std::min(radius[a], radius[b]), r)) {
+        // apart along the last exact normal, with the reference moved
+        // to now (the motion bound above then holds for a while), and
+        // that axis the warm-start normal: when the pair closes, Newton
+        // starts from the last axis that separated it, not from the
+        // older normal of its last exact query (fewer fallbacks: 180 ->
+        // 164 in 0.03 s of the rocking cube bed)
+        ++stats.reusedPairs;
+        refreshApartReference(warm.slot(warm.recordCarried(*previous, r.normal)), poseA, poseB, r);
+        return;
+    } else {
+        // (a zero normal: cold, but the patch guesses still come out)
+        PatchGuess patchGuess = previous ? previous->patchGuess : PatchGuess{};
+        KeptPatch kept;
+        PairWarmStart warmStart{previous ? previous->normal : Vec3::Zero(), &patchGuess, &kept};
+        if (previous && previous->hasReference && previous->flatReference)
+            warmStart.normal = flatPatchWarmNormal(
+                *previous,
+                PosedBody(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation}),
+                PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}));
+        r = detectPairContact(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation},
+                              ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation},
+                              &warmStart);
+        stats.newtonIterations += r.iterations;
+        if (r.status == ContactStatus::fallback) ++stats.fallbacks;
+        if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox) {
+            if (r.depth < 0.0) { // remember the bound (pairStillSeparated)
+                WarmStartEntry entry;
+                entry.key = key;
+                entry.normal = r.normal;
+                storeSeparatedPair(entry, poseA, poseB, -r.depth);
+                warm.record(entry);
+            }
+            return;
+        }
+        WarmStartEntry entry;
+        entry.key = key;
+        storePairReference(entry, poseA, poseB, r);
+        entry.normal = r.normal;
+        entry.patchGuess = patchGuess;
+        slot = warm.record(entry);
+        if (kept.valid) warm.keepPatch(slot, kept);
+    }
+    if (!ordered) r.normal = -r.normal;
+    if (!r.contact || !(r.depth > 0.0)) return;
+    contacts.push_back(DemContact{i, j, -1, r.point, r.normal, r.depth});
+    contactSlot.push_back(slot);
+    ++stats.pairContacts;
+    stats.maxOverlapOverDeq =
+        std::max(stats.maxOverlapOverDeq, r.depth / std::min(diameter[i], diameter[j]));
+    addRimPoints(r, key, i, j, -1, carried, stats);
+}
+
+void DemEngine::Impl::detectWalls(StepStatistics& stats) {
+    const std::size_t n = bodies.size();
     // Walls: faces within the bounding sphere of each particle. A particle
     // on a floor of many coplanar faces reaches several of them, and all
     // but the one that claims its deepest point answer "no contact" (the
@@ -158,98 +169,111 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
         faceCache.facesNear(walls, i, ids[i], radius[i], centres[i], radius[i], nearFaces);
         nearWall[i] = !nearFaces.empty();
         if (nearFaces.empty()) continue;
-        wallResults.clear();
-        faceQueries.clear();
-        laterQueries.clear();
-        facePlaces.clear();
-        for (std::size_t k = 0; k < nearFaces.size(); ++k) {
-            const WarmStartEntry* e = warm.find(ContactKey::wall(ids[i], nearFaces[k]));
-            facePlaces.push_back(warm.placeOf(e));
-            (e && e->hasReference ? faceQueries : laterQueries).push_back(static_cast<int>(k));
-        }
-        faceQueries.insert(faceQueries.end(), laterQueries.begin(), laterQueries.end());
-        claimedPlanes.clear();
-        const Pose pose{poses[i].position, poses[i].orientation};
-        const PairPose& particlePose = poses[i];
-        for (const int position : faceQueries) {
-            const int f = nearFaces[static_cast<std::size_t>(position)];
-            const std::size_t face = static_cast<std::size_t>(f);
-            if (walls.interiorFace(face) &&
-                std::find(claimedPlanes.begin(), claimedPlanes.end(), walls.planeOf(face)) != claimedPlanes.end())
-                continue;
-            const ContactKey key = ContactKey::wall(ids[i], f);
-            // (by its place: a record may move the cache's entries)
-            const WarmStartEntry* e = warm.atPlace(facePlaces[static_cast<std::size_t>(position)]);
-            ContactResult r;
-            int slot;
-            bool carried = false;
-            if (e && settings.contactReuseTolerance > 0.0 &&
-                reuseWallReference(*e, particlePose, settings.contactReuseTolerance,
-                                   settings.flatContactReuseTolerance, radius[i], r,
-                                   settings.flatContactReuseTranslation)) {
-                ++stats.reusedWalls;
-                carried = true;
-                slot = warm.recordCarried(*e, r.normal); // keeps the reference
-            } else if (const KeptPatch* keptPatch = e && e->flatReference && settings.contactReuseTolerance > 0.0
-                                                        ? warm.keptPatch(e)
-                                                        : nullptr;
-                       keptPatch != nullptr &&
-                       reuseKeptWallPatch(*e, *keptPatch, particlePose, ps.types[typeOf[i]].shape, walls, f,
-                                          settings.flatContactReuseTolerance, settings.flatPatchSlideTolerance,
-                                          radius[i], r)) {
-                // a slide or spin on a face: as for pairs (above)
-                ++stats.reusedWalls;
-                slot = warm.recordCarried(*e, r.normal);
-                storeWallReference(warm.slot(slot), particlePose, r);
-                warm.compliance(slot).valid = false;
-            } else {
-                PatchGuess patchGuess = e ? e->patchGuess : PatchGuess{};
-                KeptPatch kept;
-                r = detectFaceContact(ps.types[typeOf[i]].shape, pose, walls, f, e ? &e->normal : nullptr,
-                                      &patchGuess, &kept);
-                stats.newtonIterations += r.iterations;
-                if (r.status == ContactStatus::fallback) ++stats.fallbacks;
-                if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox)
-                    continue;
-                WarmStartEntry entry;
-                entry.key = key;
-                storeWallReference(entry, particlePose, r);
-                entry.normal = r.normal;
-                entry.patchGuess = patchGuess;
-                slot = warm.record(entry, e);
-                if (kept.valid) warm.keepPatch(slot, kept);
-            }
-            if (!r.contact || !(r.depth > 0.0)) continue;
-            if (r.feature == WallFeature::face) claimedPlanes.push_back(walls.planeOf(face));
-            wallResults.push_back({position, slot, carried, key, r});
-        }
+        queryNearFaces(i, stats);
         if (wallResults.empty()) continue;
-        std::sort(wallResults.begin(), wallResults.end(),
-                  [](const WallResult& a, const WallResult& b) { return a.position < b.position; });
-        wallContacts.clear();
-        wallSlots.clear();
-        for (std::size_t k = 0; k < wallResults.size(); ++k) {
-            const ContactResult& r = wallResults[k].result;
-            // contact module: normal from the wall into the domain; the
-            // collision module wants it from the particle into the wall.
-            wallContacts.push_back(DemContact{static_cast<int>(i), -1,
-                                              nearFaces[static_cast<std::size_t>(wallResults[k].position)],
-                                              r.surfacePoint2, Vec3(-r.normal), r.depth});
-            // parallel to wallContacts through the merge: index of its result
-            wallSlots.push_back(static_cast<int>(k));
-        }
-        mergeDuplicateWallContacts(wallContacts, wallSlots);
-        for (std::size_t k = 0; k < wallContacts.size(); ++k) {
-            const DemContact& c = wallContacts[k];
-            const WallResult& w = wallResults[static_cast<std::size_t>(wallSlots[k])];
-            contacts.push_back(c);
-            contactSlot.push_back(w.slot);
-            ++stats.wallContacts;
-            stats.maxOverlapOverDeq = std::max(stats.maxOverlapOverDeq, c.depth / diameter[i]);
-            addRimPoints(w.result, w.key, static_cast<int>(i), -1, c.face, w.carried, stats);
-        }
+        addWallContacts(i, stats);
     }
-    stats.contacts = stats.pairContacts + stats.wallContacts;
+}
+
+// The exact queries (or reuse) of the faces near body i (nearFaces, in query
+// order: faces that held a contact first, interior faces of a claimed plane
+// skipped): its contacts to wallResults.
+void DemEngine::Impl::queryNearFaces(std::size_t i, StepStatistics& stats) {
+    const ParticleSystem& ps = *system;
+    wallResults.clear();
+    faceQueries.clear();
+    laterQueries.clear();
+    facePlaces.clear();
+    for (std::size_t k = 0; k < nearFaces.size(); ++k) {
+        const WarmStartEntry* e = warm.find(ContactKey::wall(ids[i], nearFaces[k]));
+        facePlaces.push_back(warm.placeOf(e));
+        (e && e->hasReference ? faceQueries : laterQueries).push_back(static_cast<int>(k));
+    }
+    faceQueries.insert(faceQueries.end(), laterQueries.begin(), laterQueries.end());
+    claimedPlanes.clear();
+    const Pose pose{poses[i].position, poses[i].orientation};
+    const PairPose& particlePose = poses[i];
+    for (const int position : faceQueries) {
+        const int f = nearFaces[static_cast<std::size_t>(position)];
+        const std::size_t face = static_cast<std::size_t>(f);
+        if (walls.interiorFace(face) &&
+            std::find(claimedPlanes.begin(), claimedPlanes.end(), walls.planeOf(face)) != claimedPlanes.end())
+            continue;
+        const ContactKey key = ContactKey::wall(ids[i], f);
+        // (by its place: a record may move the cache's entries)
+        const WarmStartEntry* e = warm.atPlace(facePlaces[static_cast<std::size_t>(position)]);
+        ContactResult r;
+        int slot;
+        bool carried = false;
+        if (e && settings.contactReuseTolerance > 0.0 &&
+            reuseWallReference(*e, particlePose, settings.contactReuseTolerance,
+                               settings.flatContactReuseTolerance, radius[i], r,
+                               settings.flatContactReuseTranslation)) {
+            ++stats.reusedWalls;
+            carried = true;
+            slot = warm.recordCarried(*e, r.normal); // keeps the reference
+        } else if (const KeptPatch* keptPatch = e && e->flatReference && settings.contactReuseTolerance > 0.0
+                                                    ? warm.keptPatch(e)
+                                                    : nullptr;
+                   keptPatch != nullptr &&
+                   reuseKeptWallPatch(*e, *keptPatch, particlePose, ps.types[typeOf[i]].shape, walls, f,
+                                      settings.flatContactReuseTolerance, settings.flatPatchSlideTolerance,
+                                      radius[i], r)) {
+            // a slide or spin on a face: as for pairs (above)
+            ++stats.reusedWalls;
+            slot = warm.recordCarried(*e, r.normal);
+            storeWallReference(warm.slot(slot), particlePose, r);
+            warm.compliance(slot).valid = false;
+        } else {
+            PatchGuess patchGuess = e ? e->patchGuess : PatchGuess{};
+            KeptPatch kept;
+            r = detectFaceContact(ps.types[typeOf[i]].shape, pose, walls, f, e ? &e->normal : nullptr,
+                                  &patchGuess, &kept);
+            stats.newtonIterations += r.iterations;
+            if (r.status == ContactStatus::fallback) ++stats.fallbacks;
+            if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox)
+                continue;
+            WarmStartEntry entry;
+            entry.key = key;
+            storeWallReference(entry, particlePose, r);
+            entry.normal = r.normal;
+            entry.patchGuess = patchGuess;
+            slot = warm.record(entry, e);
+            if (kept.valid) warm.keepPatch(slot, kept);
+        }
+        if (!r.contact || !(r.depth > 0.0)) continue;
+        if (r.feature == WallFeature::face) claimedPlanes.push_back(walls.planeOf(face));
+        wallResults.push_back({position, slot, carried, key, r});
+    }
+}
+
+// Body i's wall contacts in face order, duplicates merged, to contacts with
+// their warm-start slots and rim points.
+void DemEngine::Impl::addWallContacts(std::size_t i, StepStatistics& stats) {
+    std::sort(wallResults.begin(), wallResults.end(),
+              [](const WallResult& a, const WallResult& b) { return a.position < b.position; });
+    wallContacts.clear();
+    wallSlots.clear();
+    for (std::size_t k = 0; k < wallResults.size(); ++k) {
+        const ContactResult& r = wallResults[k].result;
+        // contact module: normal from the wall into the domain; the
+        // collision module wants it from the particle into the wall.
+        wallContacts.push_back(DemContact{static_cast<int>(i), -1,
+                                          nearFaces[static_cast<std::size_t>(wallResults[k].position)],
+                                          r.surfacePoint2, Vec3(-r.normal), r.depth});
+        // parallel to wallContacts through the merge: index of its result
+        wallSlots.push_back(static_cast<int>(k));
+    }
+    mergeDuplicateWallContacts(wallContacts, wallSlots);
+    for (std::size_t k = 0; k < wallContacts.size(); ++k) {
+        const DemContact& c = wallContacts[k];
+        const WallResult& w = wallResults[static_cast<std::size_t>(wallSlots[k])];
+        contacts.push_back(c);
+        contactSlot.push_back(w.slot);
+        ++stats.wallContacts;
+        stats.maxOverlapOverDeq = std::max(stats.maxOverlapOverDeq, c.depth / diameter[i]);
+        addRimPoints(w.result, w.key, static_cast<int>(i), -1, c.face, w.carried, stats);
+    }
 }
 
 // Rim points of a flat-face contact (contact/ContactPatch.hpp) become

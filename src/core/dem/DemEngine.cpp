@@ -104,111 +104,15 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles, Ha
     // Gather into rigid-body states once per call (scatter at the end), in
     // spatial order for large systems (computeOrder).
     m.computeOrder(ps);
-    // The wall-face cache is kept per body slot (read in slot order): carry
-    // its entries to the slots their particles moved to. In a large falling
-    // system a particle crossing a cell layer shifts the slots of a whole
-    // layer, every step; without this every particle missed its entry.
-    if (m.bodyOf.size() == n && n > 0) {
-        m.fromSlot.resize(n);
-        bool moved = false;
-        for (std::size_t k = 0; k < n; ++k) {
-            m.fromSlot[k] = m.bodyOf[m.order[k]];
-            moved = moved || m.fromSlot[k] != k;
-        }
-        if (moved) m.faceCache.permute(m.fromSlot);
-    }
-    m.bodies.resize(n);
-    m.typeOf.resize(n);
-    m.ids.resize(n);
-    m.radius.resize(n);
-    m.diameter.resize(n);
-    m.force.resize(n);
-    m.torque.resize(n);
-    if (m.hasDrag) {
-        for (auto* v : {&m.kickT, &m.kickR}) v->resize(n);
-        for (auto* v : {&m.dragImpulse, &m.dragAngular}) v->assign(n, Vec3::Zero());
-        m.drag.resize(n);
-        m.inertiaWorld.resize(n);
-    }
-    std::vector<double> typeDiameter(ps.types.size());
-    for (std::size_t t = 0; t < ps.types.size(); ++t)
-        typeDiameter[t] = ps.types[t].shape.equivalentDiameter();
-    // Read the particle arrays in their own order and write each body to its
-    // place (bodyOf, the inverse of order): scattered stores wait on nothing,
-    // scattered loads from ten arrays did (1e5 falling particles: a third of
-    // the step's own time, perf). With reorderParticles both orders are
-    // nearly the same and this streams.
-    // The same pass begins the first substep (Impl::beginBody).
-    m.bodyOf.resize(n);
-    for (std::size_t k = 0; k < n; ++k) m.bodyOf[m.order[k]] = k;
-    m.centres.resize(n);
-    m.poses.resize(n);
+    m.carryFaceCache(n);
     const double h = dt / nSubcycles;
-    m.accelerationScale = 0.0;
-    bool finite = true;
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t k = m.bodyOf[i];
-        const ParticleType& type = ps.types.at(static_cast<std::size_t>(ps.type[i]));
-        RigidBodyState& b = m.bodies[k];
-        b.position = ps.position[i];
-        b.orientation = ps.orientation[i];
-        b.velocity = ps.velocity[i];
-        b.angularVelocity = ps.angularVelocity[i];
-        b.mass = type.mass;
-        b.principalInertia = type.principalInertia;
-        m.typeOf[k] = ps.type[i];
-        m.ids[k] = ps.id[i];
-        if (!finiteState(b)) m.throwNonFinite(k, "at the start of the step");
-        m.radius[k] = type.boundingRadius;
-        m.diameter[k] = typeDiameter[static_cast<std::size_t>(ps.type[i])];
-        const Vec3& f = m.force[k] = ps.externalForce[i];
-        m.torque[k] = ps.externalTorque[i];
-        if (!isFinite(f) || !isFinite(m.torque[k]))
-            throw std::runtime_error("DEM step: external force or torque of particle id " +
-                                     std::to_string(ps.id[i]) + " is not finite");
-        m.accelerationScale = std::max(m.accelerationScale, (m.settings.gravity + f / type.mass).norm());
-        if (m.hasDrag) {
-            m.drag[k] = ps.fluidDrag[i];
-            m.setUpDrag(k, h);
-        }
-        finite = m.beginBody(k, h) && finite;
-    }
-    if (!finite) m.checkFinite("after integration"); // names the particle
+    m.gatherBodies(ps, h);
     m.setUpHalo(n);
 
     StepStatistics stats;
     for (int s = 0; s < nSubcycles; ++s) m.substep(h, stats, s == 0);
 
-    // (halo copies are not reordered: the caller finds them at the end)
-    const bool reorder = m.settings.reorderParticles && m.spatiallySorted && !halo;
-    for (std::size_t k = 0; k < n; ++k) {
-        const RigidBodyState& b = m.bodies[k];
-        const std::size_t i = reorder ? k : m.order[k];
-        ps.position[i] = b.position;
-        ps.orientation[i] = b.orientation;
-        ps.velocity[i] = b.velocity;
-        ps.angularVelocity[i] = b.angularVelocity;
-        if (!(halo && m.haloBody[k])) stats.kineticEnergy += b.kineticEnergy();
-    }
-    if (m.hasDrag) {
-        ps.dragImpulse.resize(n);
-        ps.dragAngularImpulse.resize(n);
-        for (std::size_t k = 0; k < n; ++k) {
-            const std::size_t i = reorder ? k : m.order[k];
-            ps.dragImpulse[i] = m.dragImpulse[k];
-            ps.dragAngularImpulse[i] = m.dragAngular[k];
-        }
-    }
-    if (reorder) {
-        // the rest of the particle arrays in body order; body k is particle k
-        // (swapped: the engine's copies are rewritten by the next gather)
-        ps.type.swap(m.typeOf);
-        ps.id.swap(m.ids);
-        ps.externalForce.swap(m.force);
-        ps.externalTorque.swap(m.torque);
-        if (m.hasDrag) ps.fluidDrag.swap(m.drag);
-        for (std::size_t k = 0; k < n; ++k) m.order[k] = m.bodyOf[k] = k;
-    }
+    m.scatterBodies(ps, stats);
     m.system = nullptr;
     m.exchange = nullptr;
     return stats;

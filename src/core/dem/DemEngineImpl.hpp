@@ -2,7 +2,7 @@
 // files): DemEngine::Impl, the state of the engine between and within steps.
 // DemEngine.cpp runs the stages (step, substep: its opening comment lists
 // them); each stage is one file:
-//   DemOrdering.cpp       memory order of the bodies (computeOrder)
+//   DemOrdering.cpp       memory order of the bodies, gather and scatter
 //   DemIntegration.cpp    kicks, drift, overlap removal, push-back, finiteness
 //   DemHaloSync.cpp       halo copies of decomposed runs
 //   DemDetection.cpp      broad phase, pair and wall narrow phase with reuse,
@@ -52,9 +52,8 @@ struct DemEngine::Impl {
     // The particles of the current call (step) and the halo exchange, if any.
     const ParticleSystem* system = nullptr;
 
-    // Ordering and slots (computeOrder, step): body k is particle order[k].
-    // Read by the gather and scatter of step; ids carry the order from call
-    // to call.
+    // Ordering and slots (computeOrder): body k is particle order[k]. Read
+    // by the gather and the scatter; ids carry the order from call to call.
     std::vector<std::size_t> order;           // order[k]: particle index of body k
     std::vector<std::size_t> bodyOf;          // its inverse: body of particle i
     std::vector<std::size_t> fromSlot;        // slot of body k in the last step's order
@@ -63,7 +62,8 @@ struct DemEngine::Impl {
     std::vector<long> guessIndex;             // scratch of computeOrder
     bool spatiallySorted = false;             // order is the spatial one (computeOrder)
 
-    // The bodies, gathered by step (in body order) and scattered at its end.
+    // The bodies, gathered at the start of a step (gatherBodies, in body
+    // order) and scattered at its end (scatterBodies).
     // bodies: written by the kicks and the drift (integration), the halo
     // synchronisation, the impulse stage (velocities), overlap removal and
     // push-back (positions); the rest is read-only within a step.
@@ -75,14 +75,14 @@ struct DemEngine::Impl {
     // Fluid drag (ParticleSystem::fluidDrag given): the exact half-kick
     // propagators of the step (translation and rotation), the world inertia
     // they were built with, and the drag impulses accumulated over the step.
-    // Set up by step (setUpDrag); the half kicks read them and accumulate
-    // the impulses.
+    // Set up by the gather (setUpDrag); the half kicks read them and
+    // accumulate the impulses.
     bool hasDrag = false;
     std::vector<FluidDrag> drag;
     std::vector<RelaxationPropagator> kickT, kickR;
     std::vector<Mat3> inertiaWorld;
     std::vector<Vec3> dragImpulse, dragAngular;
-    double accelerationScale = 0.0;   // max_i |g + F_i/m_i| of the current step (step, setUpHalo)
+    double accelerationScale = 0.0;   // max_i |g + F_i/m_i| of the current step (gatherBodies, setUpHalo)
     double restingSpeed = 0.0;        // of the current substep (substep; read by the impulse stage)
 
     // The start of the substep (beginBody; refreshHalo for halo copies):
@@ -144,6 +144,9 @@ struct DemEngine::Impl {
 
     // DemOrdering.cpp
     void computeOrder(const ParticleSystem& ps);
+    void carryFaceCache(std::size_t n);
+    void gatherBodies(const ParticleSystem& ps, double h);
+    void scatterBodies(ParticleSystem& ps, StepStatistics& stats);
     // DemHaloSync.cpp
     void setUpHalo(std::size_t n);
     void refreshHalo();
@@ -158,6 +161,10 @@ struct DemEngine::Impl {
     void rotateAll(double h);
     // DemDetection.cpp
     void detect(StepStatistics& stats);
+    void detectPair(int i, int j, StepStatistics& stats);
+    void detectWalls(StepStatistics& stats);
+    void queryNearFaces(std::size_t i, StepStatistics& stats);
+    void addWallContacts(std::size_t i, StepStatistics& stats);
     void addRimPoints(const ContactResult& r, const ContactKey& key, int i, int j, int face, bool carried,
                       StepStatistics& stats);
     // DemImpulseStage.cpp
