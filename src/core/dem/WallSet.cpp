@@ -42,57 +42,61 @@ WallFace orientedFace(std::vector<Vec3> vertices, const Vec3& unitNormal, int pa
     return WallFace{std::move(vertices), unitNormal, patch};
 }
 
+// Input face k, checked, to faces (as it is if planar and convex, else as a
+// fan of triangles), each with its source index.
+void addCheckedFace(std::size_t k, const WallFace& in, std::vector<WallFace>& faces, std::vector<int>& source,
+                    int& splitFaces) {
+    const auto& v = in.vertices;
+    if (v.size() < 3) badFace(k, "needs at least 3 vertices (has " + std::to_string(v.size()) + ")");
+    for (const Vec3& p : v)
+        if (!isFinite(p)) badFace(k, "vertex is not finite");
+    if (!isFinite(in.outwardNormal) || in.outwardNormal.norm() == 0.0)
+        badFace(k, "outwardNormal must be finite and non-zero");
+    const Vec3 given = in.outwardNormal.normalized();
+
+    double size = 0.0;
+    const Vec3 c = centroidOf(v);
+    for (const Vec3& p : v) size = std::max(size, (p - c).norm());
+    const Vec3 area2 = newellNormal(v);
+    if (area2.norm() <= 1e-12 * size * size) badFace(k, "has zero area");
+    Vec3 n = area2.normalized();
+    // A normal far from the polygon's own means the caller mixed up faces.
+    if (std::abs(n.dot(given)) < 0.5)
+        badFace(k, "outwardNormal is not (nearly) perpendicular to the polygon");
+    if (n.dot(given) < 0.0) n = -n;
+
+    // Planar and convex within a relative tolerance -> keep as it is.
+    const double tol = 1e-9 * size;
+    bool planar = true, convex = true;
+    for (const Vec3& p : v) planar = planar && std::abs(n.dot(p - c)) <= tol;
+    const std::size_t m = v.size();
+    const int turn = newellNormal(v).dot(n) > 0 ? 1 : -1;
+    for (std::size_t i = 0; i < m && convex; ++i) {
+        const Vec3 e1 = v[(i + 1) % m] - v[i], e2 = v[(i + 2) % m] - v[(i + 1) % m];
+        convex = turn * e1.cross(e2).dot(n) >= -tol * (e1.norm() + e2.norm());
+    }
+    if (planar && convex) {
+        faces.push_back(orientedFace(v, n, in.patch));
+        source.push_back(static_cast<int>(k));
+        return;
+    }
+    // Warped or non-convex: fan of triangles around the centroid.
+    ++splitFaces;
+    for (std::size_t i = 0; i < m; ++i) {
+        std::vector<Vec3> tri{c, v[i], v[(i + 1) % m]};
+        const Vec3 t2 = newellNormal(tri);
+        if (t2.norm() <= 1e-12 * size * size) continue;
+        Vec3 tn = t2.normalized();
+        if (tn.dot(given) < 0.0) tn = -tn;
+        faces.push_back(orientedFace(std::move(tri), tn, in.patch));
+        source.push_back(static_cast<int>(k));
+    }
+}
+
 } // namespace
 
 WallSet::WallSet(std::vector<WallFace> input) {
-    for (std::size_t k = 0; k < input.size(); ++k) {
-        const WallFace& in = input[k];
-        const auto& v = in.vertices;
-        if (v.size() < 3) badFace(k, "needs at least 3 vertices (has " + std::to_string(v.size()) + ")");
-        for (const Vec3& p : v)
-            if (!isFinite(p)) badFace(k, "vertex is not finite");
-        if (!isFinite(in.outwardNormal) || in.outwardNormal.norm() == 0.0)
-            badFace(k, "outwardNormal must be finite and non-zero");
-        const Vec3 given = in.outwardNormal.normalized();
-
-        double size = 0.0;
-        const Vec3 c = centroidOf(v);
-        for (const Vec3& p : v) size = std::max(size, (p - c).norm());
-        const Vec3 area2 = newellNormal(v);
-        if (area2.norm() <= 1e-12 * size * size) badFace(k, "has zero area");
-        Vec3 n = area2.normalized();
-        // A normal far from the polygon's own means the caller mixed up faces.
-        if (std::abs(n.dot(given)) < 0.5)
-            badFace(k, "outwardNormal is not (nearly) perpendicular to the polygon");
-        if (n.dot(given) < 0.0) n = -n;
-
-        // Planar and convex within a relative tolerance -> keep as it is.
-        const double tol = 1e-9 * size;
-        bool planar = true, convex = true;
-        for (const Vec3& p : v) planar = planar && std::abs(n.dot(p - c)) <= tol;
-        const std::size_t m = v.size();
-        const int turn = newellNormal(v).dot(n) > 0 ? 1 : -1;
-        for (std::size_t i = 0; i < m && convex; ++i) {
-            const Vec3 e1 = v[(i + 1) % m] - v[i], e2 = v[(i + 2) % m] - v[(i + 1) % m];
-            convex = turn * e1.cross(e2).dot(n) >= -tol * (e1.norm() + e2.norm());
-        }
-        if (planar && convex) {
-            faces_.push_back(orientedFace(v, n, in.patch));
-            source_.push_back(static_cast<int>(k));
-            continue;
-        }
-        // Warped or non-convex: fan of triangles around the centroid.
-        ++splitFaces_;
-        for (std::size_t i = 0; i < m; ++i) {
-            std::vector<Vec3> tri{c, v[i], v[(i + 1) % m]};
-            const Vec3 t2 = newellNormal(tri);
-            if (t2.norm() <= 1e-12 * size * size) continue;
-            Vec3 tn = t2.normalized();
-            if (tn.dot(given) < 0.0) tn = -tn;
-            faces_.push_back(orientedFace(std::move(tri), tn, in.patch));
-            source_.push_back(static_cast<int>(k));
-        }
-    }
+    for (std::size_t k = 0; k < input.size(); ++k) addCheckedFace(k, input[k], faces_, source_, splitFaces_);
     if (faces_.empty()) return;
 
     // Face boxes and the overall box.
