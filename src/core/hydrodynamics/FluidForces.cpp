@@ -4,6 +4,7 @@
 #include "hydrodynamics/ResistanceCache.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace sef {
@@ -23,10 +24,19 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Q
         !(fluid.dynamicViscosity > 0.0))
         throw std::invalid_argument("fluidForces: fluid density and viscosity must be finite and positive");
     if (!isFinite(fluid.velocity) || !isFinite(fluid.velocityGradient) || !isFinite(fluid.acceleration) ||
+        !isFinite(fluid.pressureGradient) ||
         !isFinite(v) || !isFinite(q.coeffs()))
         throw std::invalid_argument("fluidForces: fluid and particle state must be finite");
     if (!std::isfinite(mass) || !(mass > 0.0))
         throw std::invalid_argument("fluidForces: the particle mass must be finite and positive");
+    const bool hindered = model.voidage != VoidageModel::none;
+    const double fluidFraction = fluid.fluidFraction; // eps of VoidageDrag.hpp
+    if (hindered && (!std::isfinite(fluidFraction) || !(fluidFraction > 0.0) || fluidFraction > 1.0)) {
+        std::ostringstream msg;
+        msg.precision(17);
+        msg << "fluidForces: the fluid fraction must be finite and in (0, 1] (got " << fluidFraction << ")";
+        throw std::invalid_argument(msg.str());
+    }
 
     const Superellipsoid& s = p.shape;
     const double c = s.halfAxes().minCoeff(), mu = fluid.dynamicViscosity;
@@ -44,7 +54,15 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Q
             crosswise = 0.25 * M_PI * dEq * dEq / projectedArea(s, R.transpose() * slip);
             forceRatio = (stokes * slip).dot(slip.normalized()) / (3.0 * M_PI * mu * dEq * slip.norm());
         }
-        out.dragFactor = dragCorrectionFactor(model.dragCorrection, out.reynolds, p.factors, crosswise, forceRatio);
+        // A voidage law takes the single-particle law at the superficial
+        // slip's Re_s = eps Re (VoidageDrag.hpp); crosswise and forceRatio
+        // depend on the slip's direction only.
+        const double Re = hindered ? fluidFraction * out.reynolds : out.reynolds;
+        out.dragFactor = dragCorrectionFactor(model.dragCorrection, Re, p.factors, crosswise, forceRatio);
+        if (hindered) {
+            out.voidageFactor = voidageFactor(model.voidage, fluidFraction, Re);
+            out.dragFactor *= out.voidageFactor;
+        }
         out.drag.translation = out.dragFactor * stokes;
         out.drag.fluidVelocity = fluid.velocity;
     }
@@ -56,7 +74,8 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Q
     }
     const double fluidMass = fluid.density * s.volume();
     if (model.buoyancy) out.force -= fluidMass * gravity;
-    if (model.pressureGradient) out.coupledForce += fluidMass * fluid.acceleration;
+    if (model.pressureGradient && model.pressureFromField) out.force -= s.volume() * fluid.pressureGradient;
+    if (model.pressureGradient && !model.pressureFromField) out.coupledForce += fluidMass * fluid.acceleration;
     if (model.addedMass) {
         if (!(model.addedMassCoefficient >= 0.0) || !std::isfinite(model.addedMassCoefficient))
             throw std::invalid_argument("fluidForces: the added-mass coefficient must be finite and >= 0");

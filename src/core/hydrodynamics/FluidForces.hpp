@@ -3,12 +3,21 @@
 // (paper 001 sec. 2.2), split the way the DEM step integrates it:
 //  - linear drag, integrated exactly in the step (FluidDrag):
 //      F = f pi mu c R K R^T (u - v)                 eqs. (5)-(6), f: DragCorrection.hpp
+//        (with a voidage law f becomes g = f(Re_s) h(eps, Re_s), the
+//        hindered drag among other particles: VoidageDrag.hpp)
 //      T = pi mu c^3 R Omega R^T (omega_f - omega)   eq. (21), omega_f the
 //        torque-free rotation rate: half vorticity + Omega^-1 Pi strain (eqs. 22-23)
 //  - an explicit force, constant over the step, eq. (7) with the gravity
 //    term m g left to the step:
 //      buoyancy           -rho_f V g
 //      pressureGradient   rho_f V Du/Dt  (the undisturbed flow's acceleration)
+//                         or, with the volume fraction in the fluid
+//                         equations (pressureFromField), -V grad p: the
+//                         averaged fluid equations hold -alphac grad p, and
+//                         the particles take the rest, (1 - alphac) grad p,
+//                         so that a bed's pressure drop is the total fluid
+//                         force on its particles (Anderson & Jackson 1967;
+//                         "model A" of Zhou et al. 2010, J. Fluid Mech. 661)
 //  - added mass, eq. (7): -C_a rho_f V (dv/dt - Du/Dt) with the paper's
 //    sphere coefficient C_a = 1/2 (the fluid's du/dt along the particle
 //    path taken as Du/Dt), so that with m_a = C_a rho_f V
@@ -20,6 +29,7 @@
 //    Rotation has no added inertia here (the paper's eq. 14-16 neither).
 #include "kinematics/LinearRelaxation.hpp" // FluidDrag
 #include "hydrodynamics/DragCorrection.hpp"
+#include "hydrodynamics/VoidageDrag.hpp"
 #include "hydrodynamics/ResistanceTensors.hpp"
 #include "hydrodynamics/BoundaryIntegralResistance.hpp"
 
@@ -34,11 +44,14 @@ struct FluidState {
     Vec3 acceleration = Vec3::Zero();     // Du/Dt
     double density = 0;                   // rho_f [kg/m^3]
     double dynamicViscosity = 0;          // mu [Pa s]
+    double fluidFraction = 1;             // eps at the particle centre, 1 in dilute flow
+    Vec3 pressureGradient = Vec3::Zero(); // grad p without its hydrostatic part [Pa/m]
 };
 
 // Which terms act (each switchable in the cloud dictionary).
 struct FluidForceModel {
     DragCorrectionModel dragCorrection = DragCorrectionModel::stokes;
+    VoidageModel voidage = VoidageModel::none; // none: fluidFraction is not read
     bool drag = true;
     bool rotationalDrag = true;   // the Omega term of eq. (21)
     bool strainTorque = true;     // the Pi term of eq. (21) (Jeffery rotation)
@@ -46,6 +59,9 @@ struct FluidForceModel {
     bool pressureGradient = true;
     bool addedMass = true;
     double addedMassCoefficient = 0.5; // C_a (paper 001 eq. 7: 1/2, the sphere's)
+    // pressureGradient as -V grad p, its reaction in the fluid equations'
+    // -alphac grad p (not in coupledForce); false: rho_f V Du/Dt
+    bool pressureFromField = false;
 };
 
 // One particle type's constants: the resistance tensors (normalised by the
@@ -69,15 +85,17 @@ struct ParticleFluidForces {
     double massRatio = 1;           // r = m / (m + m_a)
     double addedMass = 0;           // m_a [kg]
     // The explicit forces whose reaction the fluid takes, unscaled:
-    // (rho_f V + m_a) Du/Dt (buoyancy's reaction is the hydrostatic pressure
-    // field's, not the flow's) [N]
+    // (rho_f V + m_a) Du/Dt, or m_a Du/Dt with pressureFromField (buoyancy's
+    // and -V grad p's reactions are the pressure field's, not the source's) [N]
     Vec3 coupledForce = Vec3::Zero();
-    double reynolds = 0;            // Re_p = rho_f |u - v| d_eq / mu
-    double dragFactor = 1;          // f of the drag correction
+    double reynolds = 0;            // Re_p = rho_f |u - v| d_eq / mu (interstitial, also with a voidage law)
+    double dragFactor = 1;          // f of the drag correction (with a voidage law: g = f(eps Re_p) h)
+    double voidageFactor = 1;       // h of the voidage law (VoidageDrag.hpp)
 };
 
 // Throws std::invalid_argument for a non-positive or non-finite fluid
-// density or viscosity and non-finite state.
+// density or viscosity and non-finite state, and with a voidage law for a
+// fluid fraction outside (0, 1].
 // particleMass: m of the particle (density times volume).
 ParticleFluidForces fluidForces(const HydrodynamicShape& particle, double particleMass, const Quat& orientation,
                                 const Vec3& velocity,

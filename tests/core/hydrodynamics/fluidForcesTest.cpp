@@ -246,3 +246,30 @@ TEST(FluidForces, MomentumToFluidClosesTheBalance) {
     // and added-mass impulses: not zero here
     EXPECT_GT(toFluid.norm(), 0.1 * (m * (ps.velocity[0] - v0)).norm());
 }
+
+TEST(FluidForces, PressureFromTheFieldActsOnTheParticleAndStaysOutOfTheSource) {
+    // With the volume fraction in the fluid equations the pressure-gradient
+    // force is -V grad p, and the fluid's share of it is already in their
+    // -alphac grad p term: the particle gets exactly -V grad p - rho_f V g
+    // (no added mass here), nothing of it goes to coupledForce, and the
+    // source the fluid receives is the drag's reaction alone.
+    const HydrodynamicShape p = hydrodynamicShape(Superellipsoid(1e-3, 5e-4, 5e-4, 0.5, 1.0));
+    FluidState fluid;
+    fluid.density = 998.0;
+    fluid.dynamicViscosity = 1e-3;
+    fluid.acceleration = Vec3(2.0, 0.0, 0.0); // ignored: the field's gradient counts
+    fluid.pressureGradient = Vec3(-30.0, 5.0, 120.0);
+    const Vec3 g(0, 0, -kG);
+    FluidForceModel model;
+    model.addedMass = false;
+    model.pressureFromField = true;
+    const double mass = 2500.0 * p.shape.volume(), V = p.shape.volume();
+    const ParticleFluidForces f = fluidForces(p, mass, Quat::Identity(), Vec3(0.01, 0, 0), fluid, g, model);
+    EXPECT_LT((f.force - (-V * fluid.pressureGradient - 998.0 * V * g)).norm(), 1e-15 * 998.0 * V * 120.0);
+    EXPECT_EQ(f.coupledForce, Vec3::Zero());
+    const Vec3 dragImpulse(1e-9, 2e-10, -3e-10), toFluid = momentumToFluid(f, mass, g, dragImpulse, 1e-3);
+    EXPECT_LT((toFluid + dragImpulse).norm(), 1e-15 * dragImpulse.norm());
+    // a non-finite gradient is refused, also when the force is not asked for
+    fluid.pressureGradient.x() = std::nan("");
+    EXPECT_THROW(fluidForces(p, mass, Quat::Identity(), Vec3::Zero(), fluid, g, model), std::invalid_argument);
+}

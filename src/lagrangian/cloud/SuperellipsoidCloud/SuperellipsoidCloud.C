@@ -24,6 +24,22 @@ Description
 
 // * * * * * * * * * * * * * Private Member Functions  * * * * * * * * * * * //
 
+namespace Foam
+{
+//- A parcel as a body of the core's particle system
+template<class ParcelType>
+void addParcelBody(sef::dem::ParticleSystem& ps, const ParcelType& p)
+{
+    const quaternion q = p.orientation();
+    ps.add
+    (
+        p.shapeType(), p.particleId(), toEigen(p.centre()),
+        sef::Quat(q.w(), q.v().x(), q.v().y(), q.v().z()),
+        toEigen(p.U()), toEigen(p.omega())
+    );
+}
+}
+
 template<class CloudType>
 Foam::fileName Foam::SuperellipsoidCloud<CloudType>::engineStatePath() const
 {
@@ -92,16 +108,10 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
     system_.clear();
     for (parcelType* pp : parcels)
     {
-        parcelType& p = *pp;
-        const quaternion q = p.orientation();
+        const parcelType& p = *pp;
         try
         {
-            system_.add
-            (
-                p.shapeType(), p.particleId(), toEigen(p.centre()),
-                sef::Quat(q.w(), q.v().x(), q.v().y(), q.v().z()),
-                toEigen(p.U()), toEigen(p.omega())
-            );
+            addParcelBody(system_, p);
         }
         catch (const std::exception& err)
         {
@@ -130,7 +140,8 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
         // grad U and Du/Dt over the whole mesh only when a force uses them
         // (rotation rate; pressure gradient and added mass)
         const sef::FluidForceModel& model = settings_.forces;
-        const bool needAcceleration = model.pressureGradient || model.addedMass;
+        const bool needAcceleration =
+            (model.pressureGradient && !model.pressureFromField) || model.addedMass;
         const bool needGradient = model.rotationalDrag || needAcceleration;
         tmp<volTensorField> gradU;
         tmp<volVectorField> DUDt;
@@ -145,6 +156,31 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
         {
             DUDt = tmp<volVectorField>::New("DUDt", fvc::ddt(U) + (U & gradU()));
             DUDtInterp = interpolation<vector>::New(scheme, DUDt());
+        }
+        // the pressure-gradient force from the solver's (kinematic) p
+        tmp<volVectorField> gradp;
+        autoPtr<interpolation<vector>> gradpInterp;
+        if (model.pressureGradient && model.pressureFromField)
+        {
+            gradp = tmp<volVectorField>::New
+            (
+                "gradp", fvc::grad(this->mesh().template lookupObject<volScalarField>("p"))
+            );
+            gradpInterp = interpolation<vector>::New(scheme, gradp());
+        }
+        // hindered drag: the solver's fluid fraction (of the previous step's
+        // particle positions, as the fluid equations used it)
+        autoPtr<interpolation<scalar>> alphacInterp;
+        if (model.voidage != sef::VoidageModel::none)
+        {
+            const volScalarField& alphac =
+                this->mesh().template lookupObject<volScalarField>("alphac");
+            alphacInterp = interpolation<scalar>::New
+            (
+                this->solution().interpolationSchemes().template
+                    lookupOrDefault<word>(alphac.name(), "cell"),
+                alphac
+            );
         }
 
         system_.fluidDrag.resize(n);
@@ -165,6 +201,14 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
                 fluid.acceleration = toEigen(DUDtInterp->interpolate(coords, tet));
             }
             fluid.density = td.rhoInterp().interpolate(coords, tet);
+            if (gradpInterp.valid())
+            {
+                fluid.pressureGradient = fluid.density*toEigen(gradpInterp->interpolate(coords, tet));
+            }
+            if (alphacInterp.valid())
+            {
+                fluid.fluidFraction = min(max(alphacInterp->interpolate(coords, tet), SMALL), 1.0);
+            }
             fluid.dynamicViscosity = td.muInterp().interpolate(coords, tet);
 
             sef::ParticleFluidForces& f = fluidForces[k];
@@ -396,6 +440,17 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
             << exit(FatalIOError);
     }
     system_.types = settings_.types.types;
+    if (settings_.volumeFraction && settings_.dividedVolumeFraction)
+    {
+        volumeFractionSamples_.reset
+        (
+            new particleVolumeFraction
+            (
+                this->mesh(), settings_.types.types, settings_.volumeFractionPoints,
+                halo_ ? halo_->boxes() : List<boundBox>()
+            )
+        );
+    }
 
     // Stock injection models: which type they inject, one particle per parcel
     injectorTypes_.setSize(this->injectors().size(), 0);
@@ -634,6 +689,37 @@ void Foam::SuperellipsoidCloud<CloudType>::motion
 
 
 template<class CloudType>
+Foam::tmp<Foam::volScalarField>
+Foam::SuperellipsoidCloud<CloudType>::solidFraction()
+{
+    tmp<volScalarField> ttheta(this->theta());
+    if (!volumeFractionSamples_)
+    {
+        return ttheta;
+    }
+    clockTime clock;
+    sef::dem::ParticleSystem ps;
+    ps.types = settings_.types.types;
+    for (const parcelType& p : *this)
+    {
+        addParcelBody(ps, p);
+    }
+    const std::size_t owned = ps.size();
+    if (halo_)
+    {
+        halo_->build(ps, 0);
+    }
+    scalarField volumes(this->mesh().nCells(), Zero);
+    volumeFractionSamples_->addParticleVolumes(ps, owned, volumes);
+    volScalarField& theta = ttheta.ref();
+    theta.primitiveFieldRef() = volumes/this->mesh().V();
+    theta.correctBoundaryConditions();
+    totals_.volumeFractionSeconds += clock.elapsedTime();
+    return ttheta;
+}
+
+
+template<class CloudType>
 void Foam::SuperellipsoidCloud<CloudType>::info()
 {
     // OpenFOAM's cloud summary; it also stores the injection models' state
@@ -737,6 +823,7 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
         << "    \"forces\": " << 1e6*t.forceSeconds/parcelSteps << ",\n"
         << "    \"coreStep\": " << 1e6*t.stepSeconds/parcelSteps << ",\n"
         << "    \"tracking\": " << 1e6*t.trackSeconds/parcelSteps << ",\n"
+        << "    \"volumeFraction\": " << 1e6*t.volumeFractionSeconds/parcelSteps << ",\n"
         << "    \"total\": " << 1e6*t.cloudSeconds/parcelSteps << "\n"
         << "  }\n"
         << "}\n";

@@ -4,6 +4,7 @@ Description
 \*---------------------------------------------------------------------------*/
 #include "superellipsoidCloudSettings.H"
 #include "error.H"
+#include "particleVolumeFraction.H"
 
 #include <cstdlib>
 #include <stdexcept>
@@ -75,7 +76,7 @@ sef::FluidForceModel readForces(const dictionary& dict)
         {
             "drag", "dragCorrection", "rotationalDrag", "strainTorque",
             "buoyancy", "pressureGradient", "addedMass", "addedMassCoefficient",
-            "resistanceResolution"
+            "resistanceResolution", "voidageCorrection"
         }
     );
     sef::FluidForceModel m;
@@ -99,7 +100,56 @@ sef::FluidForceModel readForces(const dictionary& dict)
     {
         badEntry(dict, "dragCorrection", err.what());
     }
+    const word voidage = dict.lookupOrDefault<word>("voidageCorrection", "none");
+    try
+    {
+        m.voidage = sef::voidageModelFromName(voidage);
+    }
+    catch (const std::invalid_argument& err)
+    {
+        badEntry(dict, "voidageCorrection", err.what());
+    }
     return m;
+}
+
+
+// solution { volumeFraction, volumeFractionModel, volumeFractionPointsPerDiameter }
+void readVolumeFraction(const dictionary& solution, superellipsoidCloudSettings& s)
+{
+    s.volumeFraction = solution.lookupOrDefault<bool>("volumeFraction", false);
+    const word model = solution.lookupOrDefault<word>("volumeFractionModel", "divided");
+    if (model != "divided" && model != "centre")
+    {
+        badEntry
+        (
+            solution, "volumeFractionModel",
+            "unknown model '" + model + "' (valid: divided centre)"
+        );
+    }
+    s.dividedVolumeFraction = model == "divided";
+    // the fluid equations then hold -alphac grad p: the particles take the
+    // rest of the pressure gradient (FluidForces.hpp)
+    s.forces.pressureFromField = s.volumeFraction;
+    s.volumeFractionPoints = solution.lookupOrDefault<label>
+    (
+        "volumeFractionPointsPerDiameter", particleVolumeFraction::defaultPointsPerDiameter
+    );
+    if (s.volumeFractionPoints < 1 || s.volumeFractionPoints > 100)
+    {
+        badEntry(solution, "volumeFractionPointsPerDiameter", "must lie in [1, 100]");
+    }
+    // the voidage laws need the local fluid fraction, which the fluid
+    // equations then must see too (the drag's reaction acts on that fluid)
+    if (s.forces.voidage != sef::VoidageModel::none && !s.volumeFraction)
+    {
+        badEntry
+        (
+            solution, "volumeFraction",
+            "must be true with voidageCorrection "
+          + word(sef::voidageModelName(s.forces.voidage))
+          + " (the hindered drag needs the local fluid fraction)"
+        );
+    }
 }
 
 } // End anonymous namespace
@@ -189,8 +239,7 @@ Foam::superellipsoidCloudSettings Foam::readSuperellipsoidCloudSettings
         );
     }
 
-    s.volumeFraction =
-        cloudProperties.subDict("solution").lookupOrDefault<bool>("volumeFraction", false);
+    readVolumeFraction(cloudProperties.subDict("solution"), s);
 
     return s;
 }
