@@ -48,7 +48,8 @@ std::vector<DemContact> selectOnePartnerPerParticle(const std::vector<DemContact
 }
 
 std::vector<std::size_t> selectOnePartnerPerParticle(const std::vector<DemContact>& contacts,
-                                                     std::size_t particleCount, bool) {
+                                                     std::size_t particleCount, bool,
+                                                     const std::vector<char>* immovable) {
     std::vector<std::size_t> order(contacts.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -59,8 +60,8 @@ std::vector<std::size_t> selectOnePartnerPerParticle(const std::vector<DemContac
     for (std::size_t k : order) {
         const DemContact& c = contacts[k];
         if (taken[c.i] || (!c.isWall() && taken[c.j])) continue;
-        taken[c.i] = true;
-        if (!c.isWall()) taken[c.j] = true;
+        taken[c.i] = !(immovable && (*immovable)[c.i]);
+        if (!c.isWall()) taken[c.j] = !(immovable && (*immovable)[c.j]);
         selected.push_back(k);
     }
     return selected;

@@ -43,7 +43,11 @@ void mergeDuplicateWallContacts(std::vector<DemContact>& wallContactsOfOnePartic
 std::vector<DemContact> selectOnePartnerPerParticle(const std::vector<DemContact>& contacts,
                                                     std::size_t particleCount);
 // The same selection as indices into `contacts` (in selection order).
+// immovable (optional, per particle): particles that, like a wall, are a
+// partner of any number of particles (held particles: no impulse changes
+// them, so their contacts are still disjoint in what they move).
 std::vector<std::size_t> selectOnePartnerPerParticle(const std::vector<DemContact>& contacts,
-                                                     std::size_t particleCount, bool /*indices*/);
+                                                     std::size_t particleCount, bool /*indices*/,
+                                                     const std::vector<char>* immovable = nullptr);
 
 } // namespace sef::dem

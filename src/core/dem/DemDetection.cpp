@@ -36,6 +36,8 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
 // to contacts with its warm-start slot and rim points.
 void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
     const ParticleSystem& ps = *system;
+    // Two held bodies: neither can move (and their effective mass is zero)
+    if (held(static_cast<std::size_t>(i)) && held(static_cast<std::size_t>(j))) return;
     if (!resolvesPair(i, j)) return; // another processor's
     ++stats.candidatePairs;
     const bool ordered = ids[i] < ids[j];
@@ -161,8 +163,9 @@ void DemEngine::Impl::detectWalls(StepStatistics& stats) {
     nearWall.resize(n);
     for (std::size_t i = 0; i < n && !walls.empty(); ++i) {
         nearFaces.clear();
-        // (most bodies; a halo copy's walls are its owner's)
-        if ((exchange && haloBody[i]) || walls.noFaceWithin(centres[i], radius[i])) {
+        // (most bodies; a halo copy's walls are its owner's; a held body
+        // and a wall cannot move each other)
+        if ((exchange && haloBody[i]) || held(i) || walls.noFaceWithin(centres[i], radius[i])) {
             nearWall[i] = 0;
             continue;
         }

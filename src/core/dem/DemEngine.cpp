@@ -28,6 +28,9 @@
 //   8. push-back: a centre that left the domain through a face during the
 //      substep is put back inside, touching that face, and counted;
 //   9. NaN guard.
+// Held particles (ParticleType::held) skip 1, 5-8: only the fluid drag's
+// impulse on them is accumulated; 3 skips their contacts with each other
+// and with walls, 4 and 6 treat them as immovable (inverse mass 0).
 #include "dem/DemEngine.hpp"
 
 #include "dem/DemEngineImpl.hpp"

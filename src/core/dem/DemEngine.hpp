@@ -145,6 +145,12 @@ public:
     // are refreshed and corrected through halo every substep, their contacts
     // resolved only where HaloExchange.hpp says, and they are not counted in
     // the statistics. Their state after the step is meaningless.
+    // Held particles (ParticleType::held) keep their position and
+    // orientation bit for bit; their velocities are set to zero and stay
+    // zero. In a contact with a free particle they are immovable (inverse
+    // mass and inertia 0), so the free one gets the answer of a wall with
+    // the same contact point and normal, under the pair law; contacts of two
+    // held particles and of a held particle with a wall are not resolved.
     StepStatistics step(ParticleSystem& particles, double dt, int nSubcycles = 1,
                         HaloExchange* halo = nullptr);
 

@@ -72,6 +72,12 @@ struct DemEngine::Impl {
     std::vector<std::int64_t> ids;
     std::vector<double> radius, diameter;
     std::vector<Vec3> force, torque;
+    // Held bodies (ParticleType::held; gatherBodies): never moved, at rest,
+    // immovable in contacts. anyHeld guards every use, so a system without
+    // held types runs exactly the arithmetic it ran before.
+    bool anyHeld = false;
+    std::vector<char> heldBody;
+    bool held(std::size_t i) const { return anyHeld && heldBody[i]; }
     // Fluid drag (ParticleSystem::fluidDrag given): the exact half-kick
     // propagators of the step (translation and rotation), the world inertia
     // they were built with, and the drag impulses accumulated over the step.
@@ -157,6 +163,7 @@ struct DemEngine::Impl {
     // DemIntegration.cpp
     bool beginBody(std::size_t i, double h);
     void halfKick(std::size_t i, double h);
+    void holdBody(std::size_t i, double h);
     void setUpDrag(std::size_t k, double h);
     void rotateAll(double h);
     // DemDetection.cpp

@@ -70,6 +70,7 @@ void DemEngine::Impl::returnHaloCorrections() {
     for (std::size_t k = 0; k < sentBodies.size(); ++k) {
         const BodyCorrection& c = sentCorrections[k];
         if (c.velocity.isZero(0.0) && c.angularVelocity.isZero(0.0) && c.shift.isZero(0.0)) continue;
+        if (held(sentBodies[k])) continue; // (its copies are held too: immovable there)
         RigidBodyState& b = bodies[sentBodies[k]];
         b.velocity += c.velocity;
         b.angularVelocity += c.angularVelocity;

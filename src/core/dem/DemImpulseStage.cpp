@@ -13,7 +13,8 @@ namespace sef::dem {
 double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
     double kinetic = 0.0;
     if (settings.onePartnerPerStep) {
-        const std::vector<std::size_t> chosen = selectOnePartnerPerParticle(contacts, bodies.size(), true);
+        const std::vector<std::size_t> chosen =
+            selectOnePartnerPerParticle(contacts, bodies.size(), true, anyHeld ? &heldBody : nullptr);
         active.clear();
         activeSlot.clear();
         for (std::size_t k : chosen) {
@@ -45,6 +46,11 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
             SolverBody& sb = solverBodies[i];
             sb.velocity = b.velocity;
             sb.angularVelocity = b.angularVelocity;
+            if (held(i)) { // immovable, at rest: its partners see a wall through the contact point
+                sb.inverseMass = 0.0;
+                sb.inverseInertia.setZero();
+                continue;
+            }
             sb.inverseMass = 1.0 / b.mass;
             // with the rotation matrix of detect (the orientation has not moved since)
             sb.inverseInertia = b.worldInverseInertia(poses[i].rotation);

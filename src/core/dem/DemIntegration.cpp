@@ -23,6 +23,10 @@ bool DemEngine::Impl::beginBody(std::size_t i, double h) {
 }
 
 void DemEngine::Impl::halfKick(std::size_t i, double h) {
+    if (held(i)) {
+        holdBody(i, h);
+        return;
+    }
     RigidBodyState& b = bodies[i];
     if (!hasDrag) {
         b.velocity += (0.5 * h) * (settings.gravity + force[i] / b.mass);
@@ -39,6 +43,16 @@ void DemEngine::Impl::halfKick(std::size_t i, double h) {
     const Vec3 w = kickR[i].apply(b.angularVelocity);
     dragAngular[i] += inertiaWorld[i] * (w - b.angularVelocity);
     b.angularVelocity = w;
+}
+
+// The half kick of a held body: none. At rest throughout (v = w = 0), the
+// drag of eq. (1) of kinematics/LinearRelaxation.hpp is the constant D u
+// (torque R w_f); the fluid receives its impulse over h/2 in full.
+void DemEngine::Impl::holdBody(std::size_t i, double h) {
+    if (!hasDrag) return;
+    const FluidDrag& d = drag[i];
+    dragImpulse[i] += (0.5 * h) * (d.translation * d.fluidVelocity);
+    dragAngular[i] += (0.5 * h) * (d.rotation * d.fluidRotationRate);
 }
 
 // The exact propagators of the half kicks over h/2 with the fluid drag of
@@ -61,14 +75,14 @@ void DemEngine::Impl::setUpDrag(std::size_t k, double h) {
 // The rotation of the drift for every body: Euler's equations by the
 // kinematics module (paper 001, eqs. 13-16), kRotationLanes bodies at a time
 // (advanceRotations; the same bits as one by one). A body at rest without
-// torque stays as it is.
+// torque stays as it is, and so does a held body.
 void DemEngine::Impl::rotateAll(double h) {
     RigidBodyState* batch[kRotationLanes];
     const Vec3* batchTorque[kRotationLanes];
     int count = 0;
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         RigidBodyState& b = bodies[i];
-        if (b.angularVelocity.isZero(0.0) && torque[i].isZero(0.0)) continue;
+        if ((b.angularVelocity.isZero(0.0) && torque[i].isZero(0.0)) || held(i)) continue;
         batch[count] = &b;
         batchTorque[count] = &torque[i];
         if (++count == kRotationLanes) {
@@ -86,7 +100,8 @@ double DemEngine::Impl::removeOverlaps(double h) {
     // velocity after the impulses, rotation included), minus the allowed
     // penetration; then projected Gauss-Seidel on accumulated position
     // corrections p >= 0 along the normals (translation only, split by
-    // inverse mass): depth_now = excess - n.(shift_j - shift_i).
+    // inverse mass, 0 for a held body; no contact has two held bodies or a
+    // held body and a wall): depth_now = excess - n.(shift_j - shift_i).
     shift.resize(bodies.size());
     for (const std::size_t i : involved) shift[i].setZero(); // only bodies in contact move
     excess.resize(active.size());
@@ -105,8 +120,8 @@ double DemEngine::Impl::removeOverlaps(double h) {
         for (std::size_t k = 0; k < active.size(); ++k) {
             const DemContact& c = active[k];
             if (c.rim) continue; // velocity constraint only
-            const double w1 = 1.0 / bodies[c.i].mass;
-            const double w2 = c.isWall() ? 0.0 : 1.0 / bodies[c.j].mass;
+            const double w1 = held(c.i) ? 0.0 : 1.0 / bodies[c.i].mass;
+            const double w2 = c.isWall() || held(c.j) ? 0.0 : 1.0 / bodies[c.j].mass;
             const double depth =
                 excess[k] + c.normal.dot(shift[c.i]) - (c.isWall() ? 0.0 : c.normal.dot(shift[c.j]));
             const double updated = std::max(0.0, correction[k] + depth / (w1 + w2));
@@ -135,6 +150,10 @@ double DemEngine::Impl::finishSubstep(double h, StepStatistics& stats) {
     double potential = 0.0;
     rotateAll(h); // (each body's rotation only needs its own state, before its half kick)
     for (std::size_t i = 0; i < bodies.size(); ++i) {
+        if (held(i)) { // never moved: no drift, no push-back (its drag: halfKick)
+            halfKick(i, h);
+            continue;
+        }
         bodies[i].position += h * bodies[i].velocity; // the drift's translation
         halfKick(i, h);
         // A centre that moved by at most its bounding radius stayed inside

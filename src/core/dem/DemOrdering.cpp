@@ -141,8 +141,12 @@ void DemEngine::Impl::gatherBodies(const ParticleSystem& ps, double h) {
         inertiaWorld.resize(n);
     }
     std::vector<double> typeDiameter(ps.types.size());
-    for (std::size_t t = 0; t < ps.types.size(); ++t)
+    anyHeld = false;
+    for (std::size_t t = 0; t < ps.types.size(); ++t) {
         typeDiameter[t] = ps.types[t].shape.equivalentDiameter();
+        anyHeld = anyHeld || ps.types[t].held;
+    }
+    if (anyHeld) heldBody.resize(n);
     // Read the particle arrays in their own order and write each body to its
     // place (bodyOf, the inverse of order): scattered stores wait on nothing,
     // scattered loads from ten arrays did (1e5 falling particles: a third of
@@ -168,6 +172,10 @@ void DemEngine::Impl::gatherBodies(const ParticleSystem& ps, double h) {
         typeOf[k] = ps.type[i];
         ids[k] = ps.id[i];
         if (!finiteState(b)) throwNonFinite(k, "at the start of the step");
+        if (anyHeld) {
+            heldBody[k] = type.held;
+            if (type.held) b.velocity = b.angularVelocity = Vec3::Zero(); // at rest, whatever it was given
+        }
         radius[k] = type.boundingRadius;
         diameter[k] = typeDiameter[static_cast<std::size_t>(ps.type[i])];
         const Vec3& f = force[k] = ps.externalForce[i];
@@ -175,7 +183,9 @@ void DemEngine::Impl::gatherBodies(const ParticleSystem& ps, double h) {
         if (!isFinite(f) || !isFinite(torque[k]))
             throw std::runtime_error("DEM step: external force or torque of particle id " +
                                      std::to_string(ps.id[i]) + " is not finite");
-        accelerationScale = std::max(accelerationScale, (settings.gravity + f / type.mass).norm());
+        // (a held body does not accelerate: it sets no resting speed)
+        if (!type.held)
+            accelerationScale = std::max(accelerationScale, (settings.gravity + f / type.mass).norm());
         if (hasDrag) {
             drag[k] = ps.fluidDrag[i];
             setUpDrag(k, h);

@@ -18,6 +18,12 @@ struct ParticleType {
     double mass;             // density * volume
     Vec3 principalInertia;   // about body x, y, z [kg m^2]
     double boundingRadius;   // minimal bounding sphere [m]
+    // Held in place (packed beds, fixed obstacles): the step never moves its
+    // particles and keeps their velocities zero, yet they feel the fluid
+    // (dragImpulse) and are immovable bodies in contacts, like a wall
+    // (DemEngine::step). Per type, so that halo copies and restarts, which
+    // carry the type index, carry it too. Set after construction.
+    bool held = false;
 
     // Throws ParameterError("density") (Superellipsoid::requireDensity).
     ParticleType(const Superellipsoid& s, double rho);
@@ -40,7 +46,8 @@ struct ParticleSystem {
     // dragImpulse / dragAngularImpulse: written by step when fluidDrag is
     // given: the momentum [N s] and angular momentum [N m s] the drag gave
     // each particle over the step (world), exactly what the integration
-    // applied, so the fluid can receive the opposite, to round-off.
+    // applied, so the fluid can receive the opposite, to round-off (a held
+    // particle, at rest throughout: D u dt and R w_f dt).
     std::vector<FluidDrag> fluidDrag;
     std::vector<Vec3> dragImpulse;
     std::vector<Vec3> dragAngularImpulse;

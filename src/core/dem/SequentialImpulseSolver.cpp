@@ -45,7 +45,8 @@ Symmetric3 symmetricInverse(const Symmetric3& K) {
 }
 
 // Which coulomb contacts are in a cluster (a body with two or more
-// contacts; walls do not count), and their tangential frames.
+// contacts; walls and immovable bodies do not count), and their tangential
+// frames.
 void prepareClusterFriction(const std::vector<SolverBody>& bodies,
                             std::vector<SolverContact>& contacts, std::vector<int>& degree) {
     degree.assign(bodies.size(), 0);
@@ -56,9 +57,11 @@ void prepareClusterFriction(const std::vector<SolverBody>& bodies,
     for (SolverContact& c : contacts) {
         c.clusterFriction = false;
         if (c.law->model != CollisionModel::Coulomb || !(c.law->friction > 0.0)) continue;
-        if (degree[static_cast<std::size_t>(c.i)] < 2 &&
-            (c.j < 0 || degree[static_cast<std::size_t>(c.j)] < 2))
-            continue; // alone: the shared law, exactly
+        const auto alone = [&](int b) {
+            return b < 0 || degree[static_cast<std::size_t>(b)] < 2 ||
+                   bodies[static_cast<std::size_t>(b)].immovable();
+        };
+        if (alone(c.i) && alone(c.j)) continue; // alone: the shared law, exactly
         c.clusterFriction = true;
         c.tangentsReady = false; // most visits stick and need no tangent basis
         c.complianceNormal = multiply(c.frame.compliance, c.frame.normal);
@@ -415,8 +418,11 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
             if (velocityChange2 > tolerance2) {
                 changed = true;
                 revisitSelf[k] = !exact;
-                bodyStamp[static_cast<std::size_t>(c.i)] = visitNumber;
-                if (c.j >= 0) bodyStamp[static_cast<std::size_t>(c.j)] = visitNumber;
+                // (an immovable body did not change: its other contacts need no visit)
+                if (!bodies[static_cast<std::size_t>(c.i)].immovable())
+                    bodyStamp[static_cast<std::size_t>(c.i)] = visitNumber;
+                if (c.j >= 0 && !bodies[static_cast<std::size_t>(c.j)].immovable())
+                    bodyStamp[static_cast<std::size_t>(c.j)] = visitNumber;
             }
         }
         if (!changed) {

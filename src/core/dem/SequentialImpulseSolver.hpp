@@ -57,11 +57,16 @@
 
 namespace sef::dem {
 
+// inverseMass 0 (and inverseInertia 0): immovable, a held particle. Its
+// contacts then get a wall's answer through their point and normal; like a
+// wall it does not join contacts into a cluster, and no contact may have
+// two such bodies (its K would be 0).
 struct SolverBody {
     Vec3 velocity = Vec3::Zero();
     Vec3 angularVelocity = Vec3::Zero();
     double inverseMass = 0.0;
     Mat3 inverseInertia = Mat3::Zero(); // world frame
+    bool immovable() const { return inverseMass == 0.0; }
 };
 
 struct SolverContact {

@@ -17,6 +17,7 @@ SubcycleChoice automaticSubcycles(const ParticleSystem& ps, double dt, const Vec
     SubcycleChoice c;
     for (std::size_t i = 0; i < ps.size(); ++i) {
         const ParticleType& type = ps.types[static_cast<std::size_t>(ps.type[i])];
+        if (type.held) continue; // never moves (its velocity is zeroed by the step)
         const double speed = ps.velocity[i].norm() + (gravity + ps.externalForce[i] / type.mass).norm() * dt;
         if (!std::isfinite(speed))
             throw std::invalid_argument("automaticSubcycles: particle id " + std::to_string(ps.id[i]) +

@@ -6,7 +6,8 @@
 // substeps is as accurate as a step of 10 %. So
 //   n = ceil( max_i s_i / (travelFraction d_eq,i) ),
 //   s_i = (|v_i| + |g + F_i/m_i| dt) dt   (speed at the end of the step, bounded),
-// at least 1 and at most maxSubcycles.
+// at least 1 and at most maxSubcycles. Held particles (ParticleType::held)
+// do not travel and are left out.
 #include "dem/ParticleSystem.hpp"
 
 namespace sef::dem {

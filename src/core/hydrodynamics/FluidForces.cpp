@@ -74,7 +74,10 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Q
     }
     const double fluidMass = fluid.density * s.volume();
     if (model.buoyancy) out.force -= fluidMass * gravity;
-    if (model.pressureGradient && model.pressureFromField) out.force -= s.volume() * fluid.pressureGradient;
+    if (model.pressureGradient && model.pressureFromField) {
+        out.pressureForce = -s.volume() * fluid.pressureGradient;
+        out.force += out.pressureForce;
+    }
     if (model.pressureGradient && !model.pressureFromField) out.coupledForce += fluidMass * fluid.acceleration;
     if (model.addedMass) {
         if (!(model.addedMassCoefficient >= 0.0) || !std::isfinite(model.addedMassCoefficient))
@@ -95,8 +98,8 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Q
 }
 
 Vec3 momentumToFluid(const ParticleFluidForces& f, double mass, const Vec3& gravity, const Vec3& dragImpulse,
-                     double dt) {
-    const Vec3 fluidVelocityChange = (dragImpulse + (mass * gravity + f.force) * dt) / mass;
+                     double dt, bool held) {
+    const Vec3 fluidVelocityChange = held ? Vec3::Zero() : Vec3((dragImpulse + (mass * gravity + f.force) * dt) / mass);
     return -(dragImpulse / f.massRatio + f.coupledForce * dt - f.addedMass * fluidVelocityChange);
 }
 

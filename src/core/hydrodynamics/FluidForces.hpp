@@ -17,7 +17,8 @@
 //                         the particles take the rest, (1 - alphac) grad p,
 //                         so that a bed's pressure drop is the total fluid
 //                         force on its particles (Anderson & Jackson 1967;
-//                         "model A" of Zhou et al. 2010, J. Fluid Mech. 661)
+//                         "model A" of Zhou et al. 2010, J. Fluid Mech. 661;
+//                         the voidage laws give the drag of this split)
 //  - added mass, eq. (7): -C_a rho_f V (dv/dt - Du/Dt) with the paper's
 //    sphere coefficient C_a = 1/2 (the fluid's du/dt along the particle
 //    path taken as Du/Dt), so that with m_a = C_a rho_f V
@@ -88,6 +89,9 @@ struct ParticleFluidForces {
     // (rho_f V + m_a) Du/Dt, or m_a Du/Dt with pressureFromField (buoyancy's
     // and -V grad p's reactions are the pressure field's, not the source's) [N]
     Vec3 coupledForce = Vec3::Zero();
+    // -V grad p with pressureFromField (in force, its reaction in the fluid
+    // equations' -alphac grad p), unscaled [N]
+    Vec3 pressureForce = Vec3::Zero();
     double reynolds = 0;            // Re_p = rho_f |u - v| d_eq / mu (interstitial, also with a voidage law)
     double dragFactor = 1;          // f of the drag correction (with a voidage law: g = f(eps Re_p) h)
     double voidageFactor = 1;       // h of the voidage law (VoidageDrag.hpp)
@@ -110,7 +114,8 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& particle, double partic
 // with dv the velocity change by the fluid and gravity alone (collision
 // impulses excluded), m dv = dragImpulse + (m g + F') dt. Particle plus
 // fluid momentum then changes by exactly (m - rho_f V) g dt.
+// held: the particle is held in place (ParticleType::held): dv = 0.
 Vec3 momentumToFluid(const ParticleFluidForces& forces, double mass, const Vec3& gravity, const Vec3& dragImpulse,
-                     double dt);
+                     double dt, bool held = false);
 
 } // namespace sef

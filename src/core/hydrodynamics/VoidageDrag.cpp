@@ -71,6 +71,17 @@ double tennetiScaled(double phi, double eps, double Re, double s) {
            + phi * phi * phi * (Re / s) * (0.95 + 0.61 * phi * phi * phi / (eps * eps));
 }
 
+// The single sphere's Schiller-Naumann factor (DragCorrection.hpp)
+double schillerNaumann(double Re) { return Re <= 1000.0 ? 1.0 + 0.15 * std::pow(Re, 0.687) : 0.44 * Re / 24.0; }
+
+// Gidaspow's drag over a sphere's Stokes drag at the interstitial slip:
+// Ergun below eps 0.8 (beta = 150 phi^2 mu / (eps d^2) + 1.75 phi rho |w| / d
+// per unit volume, i.e. per particle beta V_p / phi), Wen & Yu above.
+double gidaspowSphere(double phi, double eps, double Res) {
+    if (eps < 0.8) return (150.0 * phi + 1.75 * Res) / (18.0 * eps);
+    return schillerNaumann(Res) * std::pow(eps, -2.65);
+}
+
 } // namespace
 
 VoidageModel voidageModelFromName(const std::string& name) {
@@ -79,8 +90,9 @@ VoidageModel voidageModelFromName(const std::string& name) {
     if (name == "rong") return VoidageModel::rong;
     if (name == "beetstra") return VoidageModel::beetstra;
     if (name == "tenneti") return VoidageModel::tenneti;
+    if (name == "gidaspow") return VoidageModel::gidaspow;
     throw std::invalid_argument("unknown voidage model '" + name +
-                                "' (valid: none, diFelice, rong, beetstra, tenneti)");
+                                "' (valid: none, diFelice, rong, beetstra, tenneti, gidaspow)");
 }
 
 const char* voidageModelName(VoidageModel model) {
@@ -90,6 +102,7 @@ const char* voidageModelName(VoidageModel model) {
     case VoidageModel::rong: return "rong";
     case VoidageModel::beetstra: return "beetstra";
     case VoidageModel::tenneti: return "tenneti";
+    case VoidageModel::gidaspow: return "gidaspow";
     }
     return "?";
 }
@@ -131,6 +144,8 @@ double voidageFactor(VoidageModel model, double fluidFraction, double Re) {
     case VoidageModel::beetstra: return eps * beetstraScaled(phi, eps, Re, s) / beetstraScaled(0.0, 1.0, Re, s);
     // the drag is eps times the total force (header)
     case VoidageModel::tenneti: return eps * eps * tennetiScaled(phi, eps, Re, s) / tennetiScaled(0.0, 1.0, Re, s);
+    // relative to the isolated sphere's Schiller-Naumann drag
+    case VoidageModel::gidaspow: return gidaspowSphere(phi, eps, Re) / schillerNaumann(Re);
     }
     return 1.0;
 }

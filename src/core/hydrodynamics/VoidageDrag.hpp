@@ -52,7 +52,22 @@
 //              and n F_total = -grad p give F_drag = eps F_total, so
 //                h = eps^2 F_T(phi, Re_s) / F_T(0, Re_s),  F_T(0, Re) = 1 + 0.15 Re^0.687.
 //              Spheres, phi 0.1-0.5, Re_s 0.01-300.
-// All four go to h = 1 at eps = 1 (exactly). At Re_s = 0 (no slip) the laws
+//   gidaspow   Gidaspow 1994 (Multiphase Flow and Fluidization, Academic
+//              Press), CFD-DEM's most used law: Ergun's equation below
+//              eps = 0.8, Wen & Yu above. As a drag over the sphere's Stokes
+//              drag at the interstitial slip,
+//                Ergun:  (150 phi + 1.75 Re_s) / (18 eps)   (Ergun's pressure
+//                        drop with the particles' -V grad p share taken out:
+//                        the drag is eps times the total force)
+//                Wen-Yu: f_SN(Re_s) eps^-2.65,
+//              and h is that over the isolated sphere's Schiller-Naumann
+//              f_SN(Re_s). The switch at eps = 0.8 is a jump (about 15 % at
+//              low Re), as in the original law. Packed and fluidized beds of
+//              spheres (Ergun: eps about 0.35-0.8, any Re).
+// All five go to h = 1 at eps = 1 (exactly). Each h is the drag without the
+// particle's share of the mean pressure gradient: the averaged equations'
+// "model A" (Zhou et al. 2010, J. Fluid Mech. 661), where the particle also
+// feels -V grad p (FluidForces' pressureFromField) and the fluid -eps grad p. At Re_s = 0 (no slip) the laws
 // take their Stokes limits: chi without its exp term, F_B and F_T without
 // their Re terms (which vanish; Beetstra's bracket is evaluated in a form
 // that cannot overflow).
@@ -60,9 +75,9 @@
 
 namespace sef {
 
-enum class VoidageModel { none, diFelice, rong, beetstra, tenneti };
+enum class VoidageModel { none, diFelice, rong, beetstra, tenneti, gidaspow };
 
-// From the dictionary name (none | diFelice | rong | beetstra | tenneti);
+// From the dictionary name (none | diFelice | rong | beetstra | tenneti | gidaspow);
 // throws std::invalid_argument naming the bad name and the valid ones.
 VoidageModel voidageModelFromName(const std::string& name);
 const char* voidageModelName(VoidageModel model);

@@ -300,14 +300,19 @@ Foam::subcycleSettings Foam::readSubcycleSettings(const dictionary& dict)
 Foam::particleTypeTable Foam::readParticleTypes(const dictionary& typesDict)
 {
     particleTypeTable table;
-    // Particle types: one sub-dictionary each (shape, density, fraction)
+    // Particle types: one sub-dictionary each (shape, density, fraction,
+    // held)
     for (const entry& e : typesDict)
     {
         if (!e.isDict()) continue;
         const dictionary& td = e.dict();
         checkKeywords
         (
-            td, {"a", "b", "c", "eps1", "eps2", "n1", "n2", "dEq", "density", "fraction"}
+            td,
+            {
+                "a", "b", "c", "eps1", "eps2", "n1", "n2", "dEq", "density",
+                "fraction", "held"
+            }
         );
         const sef::Superellipsoid shape = readSuperellipsoid(td);
         const scalar rho = td.get<scalar>("density");
@@ -322,6 +327,9 @@ Foam::particleTypeTable Foam::readParticleTypes(const dictionary& typesDict)
             // mass or inertia outside the range a double can hold
             badEntry(td, err.parameter(), err.what());
         }
+        // held: never moved, still feels the fluid and is an immovable
+        // obstacle in collisions (sef::dem::ParticleType::held)
+        table.types.back().held = td.lookupOrDefault<bool>("held", false);
         table.fractions.push_back(readInRange(td, "fraction", 0, GREAT, 1));
     }
     if (table.types.empty())

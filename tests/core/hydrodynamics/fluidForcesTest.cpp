@@ -267,6 +267,7 @@ TEST(FluidForces, PressureFromTheFieldActsOnTheParticleAndStaysOutOfTheSource) {
     const ParticleFluidForces f = fluidForces(p, mass, Quat::Identity(), Vec3(0.01, 0, 0), fluid, g, model);
     EXPECT_LT((f.force - (-V * fluid.pressureGradient - 998.0 * V * g)).norm(), 1e-15 * 998.0 * V * 120.0);
     EXPECT_EQ(f.coupledForce, Vec3::Zero());
+    EXPECT_LT((f.pressureForce + V * fluid.pressureGradient).norm(), 1e-15 * V * 120.0);
     const Vec3 dragImpulse(1e-9, 2e-10, -3e-10), toFluid = momentumToFluid(f, mass, g, dragImpulse, 1e-3);
     EXPECT_LT((toFluid + dragImpulse).norm(), 1e-15 * dragImpulse.norm());
     // a non-finite gradient is refused, also when the force is not asked for

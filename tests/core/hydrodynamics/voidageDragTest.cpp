@@ -23,7 +23,7 @@ namespace {
 
 constexpr double kG = 9.81;
 constexpr VoidageModel kLaws[] = {VoidageModel::diFelice, VoidageModel::rong, VoidageModel::beetstra,
-                                  VoidageModel::tenneti};
+                                  VoidageModel::tenneti, VoidageModel::gidaspow};
 
 HydrodynamicShape hydrodynamicShape(const Superellipsoid& s) {
     return {s, ellipsoidResistance(s.a(), s.b(), s.c()), shapeFactors(s)};
@@ -339,9 +339,29 @@ TEST(VoidageDrag, FluidForcesDiFeliceKeepsTheShapesAnisotropy) {
     }
 }
 
+TEST(VoidageDrag, GidaspowIsErgunInDenseBedsAndWenYuInDilute) {
+    // Ergun (1952): -dp/dx = 150 mu U phi^2 / (eps^3 d^2) + 1.75 rho U^2 phi / (eps^3 d),
+    // U = eps |w| the superficial velocity. Per particle the total force is
+    // -dp/dx V_p / phi, and the drag without the particle's -V grad p share
+    // is eps times it; over 3 pi mu d |w|:
+    //   eps^2 [150 phi / (18 eps^3) + 1.75 Re_s / (18 eps^3)].
+    // A sphere with the Schiller-Naumann law gets f_SN(Re_s) h: Ergun's
+    // value to round-off for eps < 0.8, Wen & Yu's f_SN eps^-2.65 above.
+    for (double eps : {0.36, 0.45, 0.6, 0.79})
+        for (double Res : {0.0, 0.1, 1.0, 10.0, 100.0, 1000.0}) {
+            const double phi = 1.0 - eps;
+            const double ergun = eps * eps * (150.0 * phi + 1.75 * Res) / (18.0 * eps * eps * eps);
+            const double fSN = 1.0 + 0.15 * std::pow(Res, 0.687);
+            EXPECT_NEAR(fSN * voidageFactor(VoidageModel::gidaspow, eps, Res) / ergun, 1.0, 1e-12) << eps << " " << Res;
+        }
+    for (double eps : {0.8, 0.9, 0.99})
+        for (double Res : {0.0, 1.0, 100.0})
+            EXPECT_NEAR(voidageFactor(VoidageModel::gidaspow, eps, Res) / std::pow(eps, -2.65), 1.0, 1e-12);
+}
+
 TEST(VoidageDrag, ModelNames) {
     for (VoidageModel m : {VoidageModel::none, VoidageModel::diFelice, VoidageModel::rong, VoidageModel::beetstra,
-                           VoidageModel::tenneti})
+                           VoidageModel::tenneti, VoidageModel::gidaspow})
         EXPECT_EQ(voidageModelFromName(voidageModelName(m)), m);
     try {
         voidageModelFromName("ergun");
@@ -349,7 +369,7 @@ TEST(VoidageDrag, ModelNames) {
     } catch (const std::invalid_argument& e) {
         const std::string what = e.what();
         EXPECT_NE(what.find("'ergun'"), std::string::npos) << what;
-        for (const char* valid : {"none", "diFelice", "rong", "beetstra", "tenneti"})
+        for (const char* valid : {"none", "diFelice", "rong", "beetstra", "tenneti", "gidaspow"})
             EXPECT_NE(what.find(valid), std::string::npos) << what;
     }
 }

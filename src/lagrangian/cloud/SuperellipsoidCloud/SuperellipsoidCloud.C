@@ -294,6 +294,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
 
     // Scatter: new state, the displacement to track, coupling sources
     const bool coupled = this->solution().coupled();
+    lastStep_.fluidForce = Zero;
     for (label k = 0; k < n; ++k)
     {
         parcelType& p = *parcels[k];
@@ -307,22 +308,28 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
         p.stepFraction() = 0;
         p.age() += dt;
 
-        if (coupled && settings_.anyFluidForce)
+        if (!settings_.anyFluidForce) continue;
+        // Momentum given to the fluid: the opposite of what drag,
+        // pressure-gradient and added-mass forces gave the particle, to
+        // round-off (hydrodynamics/FluidForces.hpp: momentumToFluid)
+        const sef::dem::ParticleType& type = settings_.types.types[p.shapeType()];
+        const scalar m = type.mass;
+        const vector toFluid = toFoam
+        (
+            sef::momentumToFluid(fluidForces[k], m, g, system_.dragImpulse[k], dt, type.held)
+        );
+        // the fluid's whole force: what it exchanges, and -V grad p (whose
+        // reaction is in the fluid equations' -alphac grad p)
+        lastStep_.fluidForce += toFoam(fluidForces[k].pressureForce) - toFluid/dt;
+        if (coupled)
         {
-            // Momentum given to the fluid: the opposite of what drag,
-            // pressure-gradient and added-mass forces gave the particle, to
-            // round-off (hydrodynamics/FluidForces.hpp: momentumToFluid)
-            const scalar m = settings_.types.types[p.shapeType()].mass;
-            this->UTrans()[p.cell()] += toFoam
-            (
-                sef::momentumToFluid(fluidForces[k], m, g, system_.dragImpulse[k], dt)
-            );
+            this->UTrans()[p.cell()] += toFluid;
             // Implicit part: how the exchanged impulse changes with the
             // fluid velocity, m (1 - exp(-d dt/m)) with the isotropic part d
             // of the (step's) drag tensor: d dt for slow particles, m for
-            // fast ones
+            // fast ones; d dt for a held particle, which never follows
             const scalar d = system_.fluidDrag[k].translation.trace()/3;
-            this->UCoeff()[p.cell()] += m*(1 - std::exp(-d*dt/m));
+            this->UCoeff()[p.cell()] += type.held ? d*dt : m*(1 - std::exp(-d*dt/m));
         }
     }
 
@@ -343,6 +350,8 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
     }
 
     reduce(maxRe, maxOp<scalar>());
+    reduce(lastStep_.fluidForce, sumOp<vector>());
+    writeFluidForce();
     lastStep_.parcels = returnReduce(n, sumOp<label>());
     lastStep_.subCycles = subCycles;
     lastStep_.maxReynolds = maxRe;
@@ -354,6 +363,30 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
     totals_.maxOverlapOverDeq = max(totals_.maxOverlapOverDeq, lastStep_.stats.maxOverlapOverDeq);
     totals_.maxReynolds = max(totals_.maxReynolds, maxRe);
     totals_.parcelSteps += lastStep_.parcels;
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::writeFluidForce()
+{
+    if (!settings_.anyFluidForce || !Pstream::master()) return;
+    if (!fluidForceFile_.valid())
+    {
+        // as OpenFOAM's function objects: one file per start time
+        const Time& time = this->db().time();
+        const fileName dir =
+            time.globalPath()/"postProcessing"/this->name()/time.timeName(time.startTime().value());
+        mkDir(dir);
+        fluidForceFile_.reset(new OFstream(dir/"fluidForce.dat"));
+        fluidForceFile_()
+            << "# Total fluid force on the particles of cloud " << this->name()
+            << " [N]: drag, pressure gradient and added mass (buoyancy excluded)"
+            << nl << "# time Fx Fy Fz" << nl;
+        fluidForceFile_().precision(12);
+    }
+    const vector& F = lastStep_.fluidForce;
+    fluidForceFile_()
+        << this->db().time().value() << ' ' << F.x() << ' ' << F.y() << ' ' << F.z() << nl;
 }
 
 
