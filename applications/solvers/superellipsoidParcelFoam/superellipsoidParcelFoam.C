@@ -88,14 +88,17 @@ int main(int argc, char *argv[])
         alphaPhic = alphacf*phi;
 
         // The cloud's momentum source: implicit part kept in cloudSU, the
-        // explicit part as a force density through the pressure equation
+        // explicit part as a force density through the pressure equation.
+        // Zero on the boundary: a body force must not add a flux through a
+        // wall or an inlet (with zeroGradient there, its flux moved the
+        // inflow of a distributor off the velocity set on it)
         fvVectorMatrix cloudSU(parcels.SU(U));
         volVectorField cloudVolSUSu
         (
             IOobject("cloudVolSUSu", runTime.timeName(), mesh),
             mesh,
             dimensionedVector(cloudSU.dimensions()/dimVolume, Zero),
-            zeroGradientFvPatchVectorField::typeName
+            fixedValueFvPatchVectorField::typeName
         );
         cloudVolSUSu.primitiveFieldRef() = -cloudSU.source()/mesh.V();
         cloudVolSUSu.correctBoundaryConditions();
