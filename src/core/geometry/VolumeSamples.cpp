@@ -19,7 +19,7 @@ double radicalInverse(unsigned i, unsigned base) {
 // Orders the points by the box of a k^3 partition of [-h, h] they fall in,
 // and records each non-empty box as a cluster.
 void groupIntoClusters(const Vec3& h, VolumeSamples& s) {
-    constexpr int k = 4;
+    constexpr int k = 8;
     auto box = [&](const Vec3& x) {
         int index = 0;
         for (int i = 0; i < 3; ++i) {

@@ -17,7 +17,7 @@
 
 namespace sef {
 
-// A group of neighbouring points (a box of a 4 x 4 x 4 partition of the
+// A group of neighbouring points (a box of an 8 x 8 x 8 partition of the
 // bounding box): a cell that holds the whole ball (centre, radius) gets the
 // group's weight at once, without locating each point.
 struct VolumeSampleCluster {

@@ -20,7 +20,7 @@ Foam::particleVolumeFraction::particleVolumeFraction
 )
 :
     mesh_(mesh),
-    faceNormals_(mesh.faceAreas()/mag(mesh.faceAreas()))
+    planeStart_(mesh.nCells() + 1, 0)
 {
     for (const sef::dem::ParticleType& t : types)
     {
@@ -33,23 +33,106 @@ Foam::particleVolumeFraction::particleVolumeFraction
             otherBoxes_.append(processorBoxes[proci]);
         }
     }
+    // every cell's face planes, outward, with the cell beyond each
+    const labelList& owner = mesh.faceOwner();
+    const labelList& neighbour = mesh.faceNeighbour();
+    const vectorField normals(mesh.faceAreas()/mag(mesh.faceAreas()));
+    const cellList& cells = mesh.cells();
+    forAll(cells, c)
+    {
+        planeStart_[c + 1] = planeStart_[c] + cells[c].size();
+    }
+    planeNormals_.setSize(planeStart_[mesh.nCells()]);
+    planeOffsets_.setSize(planeNormals_.size());
+    planeNeighbours_.setSize(planeNormals_.size());
+    forAll(cells, c)
+    {
+        label k = planeStart_[c];
+        for (const label f : cells[c])
+        {
+            const bool own = owner[f] == c;
+            planeNormals_[k] = own ? normals[f] : -normals[f];
+            planeOffsets_[k] = planeNormals_[k] & mesh.faceCentres()[f];
+            planeNeighbours_[k] =
+                f < mesh.nInternalFaces() ? (own ? neighbour[f] : owner[f]) : -1;
+            ++k;
+        }
+    }
 }
 
 
 // * * * * * * * * * * * * * * * Member Functions  * * * * * * * * * * * * * //
 
+Foam::scalar Foam::particleVolumeFraction::clearance(const point& p, const label c) const
+{
+    scalar nearest = GREAT;
+    for (label k = planeStart_[c]; k < planeStart_[c + 1]; ++k)
+    {
+        nearest = min(nearest, planeOffsets_[k] - (planeNormals_[k] & p));
+    }
+    return nearest;
+}
+
+
 bool Foam::particleVolumeFraction::inCell(const point& p, const label c) const
 {
-    const labelList& faces = mesh_.cells()[c];
-    const labelList& owner = mesh_.faceOwner();
-    const vectorField& centres = mesh_.faceCentres();
-    for (const label f : faces)
+    return clearance(p, c) >= 0;
+}
+
+
+Foam::label Foam::particleVolumeFraction::walk
+(
+    const point& p,
+    label c,
+    scalar& inside
+) const
+{
+    // from cell c across the face whose plane p lies farthest beyond, until
+    // p is inside (a few steps for neighbouring points); -1 at the boundary.
+    // inside: p's distance inside the nearest face plane of its cell
+    for (label step = 0; step < 32; ++step)
     {
-        // distance inside the face plane (outward normal: owner's side)
-        const scalar d = (centres[f] - p) & faceNormals_[f];
-        if (owner[f] == c ? d < 0 : d > 0) return false;
+        scalar worst = GREAT;
+        label exit = -1;
+        for (label k = planeStart_[c]; k < planeStart_[c + 1]; ++k)
+        {
+            const scalar d = planeOffsets_[k] - (planeNormals_[k] & p);
+            if (d < worst)
+            {
+                worst = d;
+                exit = k;
+            }
+        }
+        if (worst >= 0)
+        {
+            inside = worst;
+            return c;
+        }
+        c = planeNeighbours_[exit];
+        if (c < 0) return -1;
     }
-    return true;
+    return -1;
+}
+
+
+Foam::label Foam::particleVolumeFraction::search
+(
+    const point& p,
+    const treeBoundBox& box,
+    labelList& candidates,
+    bool& searched
+) const
+{
+    if (!searched)
+    {
+        candidates = mesh_.cellTree().findBox(box);
+        searched = true;
+    }
+    for (const label c : candidates)
+    {
+        if (inCell(p, c)) return c;
+    }
+    return -1;
 }
 
 
@@ -62,22 +145,18 @@ void Foam::particleVolumeFraction::addPoint
     scalarField& cellVolumes
 ) const
 {
-    const labelList& faces = mesh_.cells()[c];
-    const labelList& owner = mesh_.faceOwner();
-    const labelList& neighbour = mesh_.faceNeighbour();
-    const vectorField& centres = mesh_.faceCentres();
-    // the point's cube of side 2 halfWidth: its part beyond each near face
+    // the point's cube of side 2 halfWidth: its part beyond each near
+    // internal face (boundary and processor faces keep it)
     FixedList<label, 12> across;
     FixedList<scalar, 12> share;
     label n = 0;
     scalar total = 0;
-    for (const label f : faces)
+    for (label k = planeStart_[c]; k < planeStart_[c + 1] && n < across.size(); ++k)
     {
-        if (f >= mesh_.nInternalFaces()) continue;  // boundary, processor
-        const bool own = owner[f] == c;
-        const scalar d = own ? (centres[f] - p) & faceNormals_[f] : (p - centres[f]) & faceNormals_[f];
-        if (d >= halfWidth || n == across.size()) continue;
-        across[n] = own ? neighbour[f] : owner[f];
+        if (planeNeighbours_[k] < 0) continue;
+        const scalar d = planeOffsets_[k] - (planeNormals_[k] & p);
+        if (d >= halfWidth) continue;
+        across[n] = planeNeighbours_[k];
         share[n] = 0.5*(halfWidth - max(d, scalar(0)))/halfWidth;
         total += share[n];
         ++n;
@@ -94,36 +173,6 @@ void Foam::particleVolumeFraction::addPoint
 }
 
 
-Foam::scalar Foam::particleVolumeFraction::clearance(const point& p, const label c) const
-{
-    const labelList& owner = mesh_.faceOwner();
-    const vectorField& centres = mesh_.faceCentres();
-    scalar nearest = GREAT;
-    for (const label f : mesh_.cells()[c])
-    {
-        const scalar d = (centres[f] - p) & faceNormals_[f];
-        nearest = min(nearest, owner[f] == c ? d : -d);
-    }
-    return nearest;
-}
-
-
-Foam::label Foam::particleVolumeFraction::locate
-(
-    const point& p,
-    const labelList& candidates,
-    const label last
-) const
-{
-    if (inCell(p, candidates[last])) return last;
-    forAll(candidates, k)
-    {
-        if (k != last && inCell(p, candidates[k])) return k;
-    }
-    return -1;
-}
-
-
 void Foam::particleVolumeFraction::deposit
 (
     const sef::dem::ParticleSystem& ps,
@@ -133,35 +182,54 @@ void Foam::particleVolumeFraction::deposit
 ) const
 {
     const sef::VolumeSamples& samples = samples_[ps.type[i]];
-    const sef::Vec3& x = ps.position[i];
+    const point x0 = toFoam(ps.position[i]);
     const double R = ps.types[ps.type[i]].boundingRadius;
-    const treeBoundBox box(toFoam(x) - vector::one*R, toFoam(x) + vector::one*R);
-    const labelList candidates(mesh_.cellTree().findBox(box));
-    if (candidates.empty())
-    {
-        return;     // a halo copy away from this processor's cells
-    }
+    const treeBoundBox box(x0 - vector::one*R, x0 + vector::one*R);
+    // the cells the particle's box meets: only when a walk fails (a halo
+    // copy's centre outside this mesh, a non-convex boundary)
+    labelList candidates;
+    bool searched = false;
     const sef::Mat3 rotation = ps.orientation[i].toRotationMatrix();
     const scalar w = samples.weight;
     const scalar halfWidth = 0.5*std::cbrt(w);
-    label last = 0;     // index in candidates of the previous point's cell
+    // the previous point's cell (walks start there)
+    label last = mesh_.cellTree().findInside(x0);
+    // a particle well inside one cell (cells larger than the particles) at once
+    if (last >= 0 && clearance(x0, last) > R + halfWidth)
+    {
+        cellVolumes[last] += w*scalar(samples.points.size());
+        return;
+    }
+    scalar inside = 0;   // the located point's distance inside its cell
+    const auto locate = [&](const point& p)
+    {
+        const label c = last >= 0 ? walk(p, last, inside) : -1;
+        if (c >= 0) return c;
+        const label found = search(p, box, candidates, searched);
+        if (found >= 0) inside = clearance(p, found);
+        return found;
+    };
     for (const sef::VolumeSampleCluster& cluster : samples.clusters)
     {
         // a cluster well inside one cell (no point near a face) goes at once
-        const point centre = toFoam(sef::Vec3(x + rotation*cluster.centre));
-        const label k = locate(centre, candidates, last);
-        if (k >= 0 && clearance(centre, candidates[k]) > cluster.radius + halfWidth)
+        const point centre = x0 + toFoam(sef::Vec3(rotation*cluster.centre));
+        const label k = locate(centre);
+        if (k >= 0 && inside > cluster.radius + halfWidth)
         {
-            cellVolumes[candidates[k]] += w*scalar(cluster.end - cluster.begin);
+            cellVolumes[k] += w*scalar(cluster.end - cluster.begin);
             last = k;
             continue;
         }
         for (std::size_t j = cluster.begin; j < cluster.end; ++j)
         {
-            const point p = toFoam(sef::Vec3(x + rotation*samples.points[j]));
-            label found = locate(p, candidates, last);
+            const point p = x0 + toFoam(sef::Vec3(rotation*samples.points[j]));
+            label found = locate(p);
+            // its cube lies in the cell (or, outside the mesh, it goes whole
+            // to the nearest cell)
+            bool whole = found >= 0 && inside >= halfWidth;
             if (found < 0)
             {
+                whole = true;
                 // not in this mesh: a halo copy's point belongs to its
                 // owner's (or another) processor; an owned particle's point
                 // is another processor's if it lies in its mesh box,
@@ -174,11 +242,11 @@ void Foam::particleVolumeFraction::deposit
                 {
                     elsewhere = elsewhere || b.contains(p);
                 }
-                if (elsewhere) continue;
+                if (elsewhere || candidates.empty()) continue;
                 scalar nearest = GREAT;
-                forAll(candidates, c)
+                for (const label c : candidates)
                 {
-                    const scalar d = magSqr(mesh_.cellCentres()[candidates[c]] - p);
+                    const scalar d = magSqr(mesh_.cellCentres()[c] - p);
                     if (d < nearest)
                     {
                         nearest = d;
@@ -187,7 +255,14 @@ void Foam::particleVolumeFraction::deposit
                 }
             }
             last = found;
-            addPoint(p, candidates[found], w, halfWidth, cellVolumes);
+            if (whole)
+            {
+                cellVolumes[found] += w;
+            }
+            else
+            {
+                addPoint(p, found, w, halfWidth, cellVolumes);
+            }
         }
     }
 }
