@@ -248,13 +248,26 @@ TEST(VoidageDrag, LimitsAndFinitenessUnderTraps) {
     EXPECT_THROW(diFeliceExponent(-1.0), std::invalid_argument);
 }
 
-TEST(VoidageDrag, FluidForcesIgnoresTheFractionWithoutAVoidageLaw) {
-    const HydrodynamicShape p = hydrodynamicShape(Superellipsoid(2e-3, 1e-3, 1e-3, 1.0, 1.0));
-    const Quat q(Eigen::AngleAxisd(0.7, Vec3(1, 2, 0.5).normalized()));
+namespace {
+
+// The fluid-force cases below: a 2:1:1 ellipsoid, tilted, in water
+// flowing past it.
+HydrodynamicShape tiltedEllipsoid() { return hydrodynamicShape(Superellipsoid(2e-3, 1e-3, 1e-3, 1.0, 1.0)); }
+Quat tilt() { return Quat(Eigen::AngleAxisd(0.7, Vec3(1, 2, 0.5).normalized())); }
+FluidState water() {
     FluidState fluid;
     fluid.density = 998.0;
     fluid.dynamicViscosity = 1e-3;
     fluid.velocity = Vec3(0.05, 0.02, -0.03);
+    return fluid;
+}
+
+} // namespace
+
+TEST(VoidageDrag, FluidForcesIgnoresTheFractionWithoutAVoidageLaw) {
+    const HydrodynamicShape p = tiltedEllipsoid();
+    const Quat q = tilt();
+    FluidState fluid = water();
     fluid.velocityGradient << 0, 1, 0, 0, 0, 0, 0.5, 0, 0;
     fluid.acceleration = Vec3(0.3, 0, 0);
     FluidForceModel model;
@@ -292,12 +305,9 @@ TEST(VoidageDrag, FluidForcesDiFeliceKeepsTheShapesAnisotropy) {
     // eps^(1 - chi(Re_s)). Halving the velocity is exact in binary, so the
     // dilute call's f is the dense call's to the bit; 1e-12 covers chi's
     // evaluation order.
-    const HydrodynamicShape p = hydrodynamicShape(Superellipsoid(2e-3, 1e-3, 1e-3, 1.0, 1.0));
-    const Quat q(Eigen::AngleAxisd(0.7, Vec3(1, 2, 0.5).normalized()));
-    FluidState fluid;
-    fluid.density = 998.0;
-    fluid.dynamicViscosity = 1e-3;
-    fluid.velocity = Vec3(0.05, 0.02, -0.03);
+    const HydrodynamicShape p = tiltedEllipsoid();
+    const Quat q = tilt();
+    FluidState fluid = water();
     FluidForceModel model;
     model.dragCorrection = DragCorrectionModel::hoelzerSommerfeld;
     const double m = 2500.0 * p.shape.volume(), eps = 0.5;
