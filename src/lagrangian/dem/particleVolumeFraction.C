@@ -25,6 +25,20 @@ Foam::particleVolumeFraction::particleVolumeFraction
     for (const sef::dem::ParticleType& t : types)
     {
         samples_.push_back(sef::volumeSamples(t.shape, pointsPerDiameter));
+        // as OpenFOAM vectors, so that the per-point loop stays in one type
+        const sef::VolumeSamples& v = samples_.back();
+        vectorField points(label(v.points.size()));
+        forAll(points, j)
+        {
+            points[j] = toFoam(v.points[j]);
+        }
+        vectorField centres(label(v.clusters.size()));
+        forAll(centres, k)
+        {
+            centres[k] = toFoam(v.clusters[k].centre);
+        }
+        bodyPoints_.append(points);
+        clusterCentres_.append(centres);
     }
     forAll(processorBoxes, proci)
     {
@@ -71,12 +85,6 @@ Foam::scalar Foam::particleVolumeFraction::clearance(const point& p, const label
         nearest = min(nearest, planeOffsets_[k] - (planeNormals_[k] & p));
     }
     return nearest;
-}
-
-
-bool Foam::particleVolumeFraction::inCell(const point& p, const label c) const
-{
-    return clearance(p, c) >= 0;
 }
 
 
@@ -130,7 +138,7 @@ Foam::label Foam::particleVolumeFraction::search
     }
     for (const label c : candidates)
     {
-        if (inCell(p, c)) return c;
+        if (clearance(p, c) >= 0) return c;
     }
     return -1;
 }
@@ -189,7 +197,9 @@ void Foam::particleVolumeFraction::deposit
     // copy's centre outside this mesh, a non-convex boundary)
     labelList candidates;
     bool searched = false;
-    const sef::Mat3 rotation = ps.orientation[i].toRotationMatrix();
+    const tensor rotation = toFoam(sef::Mat3(ps.orientation[i].toRotationMatrix()));
+    const vectorField& bodyPoints = bodyPoints_[ps.type[i]];
+    const vectorField& clusterCentres = clusterCentres_[ps.type[i]];
     const scalar w = samples.weight;
     const scalar halfWidth = 0.5*std::cbrt(w);
     // the previous point's cell (walks start there)
@@ -209,10 +219,11 @@ void Foam::particleVolumeFraction::deposit
         if (found >= 0) inside = clearance(p, found);
         return found;
     };
-    for (const sef::VolumeSampleCluster& cluster : samples.clusters)
+    forAll(clusterCentres, clusteri)
     {
+        const sef::VolumeSampleCluster& cluster = samples.clusters[clusteri];
         // a cluster well inside one cell (no point near a face) goes at once
-        const point centre = x0 + toFoam(sef::Vec3(rotation*cluster.centre));
+        const point centre = x0 + (rotation & clusterCentres[clusteri]);
         const label k = locate(centre);
         if (k >= 0 && inside > cluster.radius + halfWidth)
         {
@@ -222,7 +233,7 @@ void Foam::particleVolumeFraction::deposit
         }
         for (std::size_t j = cluster.begin; j < cluster.end; ++j)
         {
-            const point p = x0 + toFoam(sef::Vec3(rotation*samples.points[j]));
+            const point p = x0 + (rotation & bodyPoints[label(j)]);
             label found = locate(p);
             // its cube lies in the cell (or, outside the mesh, it goes whole
             // to the nearest cell)
@@ -281,15 +292,5 @@ void Foam::particleVolumeFraction::addParticleVolumes
     }
 }
 
-
-std::vector<Foam::label> Foam::particleVolumeFraction::pointsPerType() const
-{
-    std::vector<label> n;
-    for (const sef::VolumeSamples& s : samples_)
-    {
-        n.push_back(label(s.points.size()));
-    }
-    return n;
-}
 
 // ************************************************************************* //
