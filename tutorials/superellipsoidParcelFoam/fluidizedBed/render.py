@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Pictures of the fluidized beds (after fluidizedBed.py): front views of each
+shape's bed at rest and at the steps of the ramp (PICTURES), and an animation
+of the sphere bed over the whole ramp.
+
+    python3 render.py <shape> ...      (needs pvbatch, xvfb-run; ffmpeg for the animation)
+Writes images/<shape>-t<t>.png, images/<shape>-steps.png (the pictures side by
+side, with ffmpeg) and images/sphere.mp4.
+"""
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+os.environ.setdefault("SEF_ROOT", os.path.abspath(os.path.join(here, "../../..")))
+WINDOW = [0.0, 0.072, 0.0, 0.22]
+SIZE = [400, 640]
+# end of the 1.5 m/s step (fixed bed), of 1.8, 2.1, 2.5 and 3 m/s (rising), of
+# 1.8 m/s (falling) and the end of the ramp
+PICTURES = [0.8, 1.5, 2.0, 2.5, 3.0, 4.2, 5.3]
+ANIMATED = "sphere"
+
+
+def shapeOf(case):
+    text = re.sub(r"//[^\n]*", "", open(f"{case}/constant/particleShape").read())
+    s = {k: float(v) for k, v in re.findall(r"\b(eps1|eps2)\s+([-+0-9.eE]+)\s*;", text)}
+    return s["eps1"], s["eps2"]
+
+
+def inletVelocity(case):
+    text = re.sub(r"//[^\n]*", "", open(f"{case}/system/inletVelocity").read())
+    return [(float(t), float(u)) for t, u in re.findall(r"\(\s*([-+0-9.eE]+)\s+\(\s*\S+\s+\S+\s+([-+0-9.eE]+)\s*\)\s*\)", text)]
+
+
+def velocityAt(table, t):
+    for (t0, u0), (t1, u1) in zip(table, table[1:]):
+        if t0 <= t <= t1:
+            return u0 + (u1 - u0) * (t - t0) / (t1 - t0) if t1 > t0 else u1
+    return table[-1][1]
+
+
+def vtkFiles(case, cloud="particleCloud"):
+    """time -> (cloud vtp, internal vtu or None) of foamToVTK's output."""
+    subprocess.run(["foamToVTK", "-case", case, "-no-boundary", "-fields", "(alphac U)"], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"{case}/VTK/lagrangian/{cloud}"
+    series = json.load(open(glob.glob(f"{base}/*.vtp.series")[0]))
+    clouds = {round(f["time"], 6): os.path.abspath(f"{base}/{f['name']}") for f in series["files"]}
+    fluids = {}
+    vtm = glob.glob(f"{case}/VTK/*.vtm.series")
+    if vtm:
+        for f in json.load(open(vtm[0]))["files"]:
+            internal = os.path.join(f"{case}/VTK", f["name"].replace(".vtm", ""), "internal.vtu")
+            if os.path.exists(internal):
+                fluids[round(f["time"], 6)] = os.path.abspath(internal)
+    return {t: (c, fluids.get(t)) for t, c in clouds.items()}
+
+
+def render(frames):
+    if not frames:
+        return
+    job = os.path.abspath("images/frames.json")
+    json.dump(frames, open(job, "w"))
+    for attempt in range(3):   # xvfb-run -a can race with another X server starting
+        r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", "pvbatch", os.path.join(here, "renderFrames.py"), job],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode == 0:
+            break
+    else:
+        print(r.stdout[-2000:])
+        raise SystemExit("rendering failed")
+    os.remove(job)
+
+
+def main(shapes):
+    os.makedirs("images", exist_ok=True)
+    frames, strips = [], {}
+    for shape in shapes:
+        case = f"runs/{shape}"
+        e1, e2 = shapeOf(case)
+        table = inletVelocity(case)
+        scale = table[-1][0] / 5.3        # Allrun's TIME_SCALE
+        files = vtkFiles(case)
+        dry = vtkFiles(f"runs/dry-{shape}", "superellipsoidCloud")
+        files[0.0] = (dry[max(dry)][0], None)
+        wanted = [0.0] + [t * scale for t in PICTURES]
+        strips[shape] = []
+        for t in wanted:
+            near = min(files, key=lambda s: abs(s - t))
+            out = os.path.abspath(f"images/{shape}-t{near:g}.png")
+            strips[shape].append(out)
+            title = f"{shape}  t = {near:g} s\nU = {velocityAt(table, near):.2f} m/s" if near > 0 else f"{shape}\nsettled bed"
+            frames.append(dict(cloud=files[near][0], fluid=files[near][1], eps1=e1, eps2=e2, out=out, title=title,
+                               window=WINDOW, size=SIZE))
+        if shape == ANIMATED:
+            os.makedirs("images/animation", exist_ok=True)
+            for k, t in enumerate(sorted(t for t in files if t > 0)):
+                frames.append(dict(cloud=files[t][0], fluid=files[t][1], eps1=e1, eps2=e2,
+                                   out=os.path.abspath(f"images/animation/frame{k:04d}.png"),
+                                   title=f"{shape}  t = {t:.2f} s\nU = {velocityAt(table, t):.2f} m/s", window=WINDOW, size=SIZE))
+    render(frames)
+    if shutil.which("ffmpeg"):
+        for shape, pictures in strips.items():
+            inputs = sum((["-i", p] for p in pictures), [])
+            subprocess.run(["ffmpeg", "-y", "-loglevel", "error", *inputs, "-filter_complex",
+                            f"hstack=inputs={len(pictures)}", f"images/{shape}-steps.png"], check=True)
+            print(f"wrote images/{shape}-steps.png")
+        if ANIMATED in shapes:
+            subprocess.run(["ffmpeg", "-y", "-loglevel", "error", "-framerate", "10", "-i", "images/animation/frame%04d.png",
+                            "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "28", f"images/{ANIMATED}.mp4"], check=True)
+            print(f"wrote images/{ANIMATED}.mp4")
+    print(f"wrote {len(frames)} pictures in images/")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or ["sphere", "prolate"])
