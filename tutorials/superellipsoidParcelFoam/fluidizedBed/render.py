@@ -18,10 +18,10 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 os.environ.setdefault("SEF_ROOT", os.path.abspath(os.path.join(here, "../../..")))
 WINDOW = [0.0, 0.072, 0.0, 0.22]
-SIZE = [400, 640]
-# end of the 1.5 m/s step (fixed bed), of 1.8, 2.1, 2.5 and 3 m/s (rising), of
-# 1.8 m/s (falling) and the end of the ramp
-PICTURES = [0.8, 1.5, 2.0, 2.5, 3.0, 4.2, 5.3]
+SIZE = [300, 480]
+# the fixed bed at 1.65 m/s; in and at the end of the 2 and 2.6 m/s steps
+# (rising); the end of the falling 2 m/s step and of the ramp
+PICTURES = [0.75, 1.3, 1.55, 2.0, 2.35, 3.15, 4.05]
 ANIMATED = "sphere"
 
 
@@ -83,7 +83,7 @@ def main(shapes):
         case = f"runs/{shape}"
         e1, e2 = shapeOf(case)
         table = inletVelocity(case)
-        scale = table[-1][0] / 5.3        # Allrun's TIME_SCALE
+        scale = table[-1][0] / 4.05       # Allrun's TIME_SCALE
         files = vtkFiles(case)
         dry = vtkFiles(f"runs/dry-{shape}", "superellipsoidCloud")
         files[0.0] = (dry[max(dry)][0], None)
