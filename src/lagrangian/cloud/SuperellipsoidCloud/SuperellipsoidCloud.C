@@ -766,6 +766,9 @@ void Foam::SuperellipsoidCloud<CloudType>::info()
         << " (pairs " << s.pairContacts << ", walls " << s.wallContacts << ")"
         << "  subcycles " << lastStep_.subCycles
         << "  Newton its " << s.newtonIterations
+        // narrow-phase answers reused from the contact memory (no query)
+        << "  reused " << s.reusedPairs << " of " << s.candidatePairs << " pairs, "
+        << s.reusedWalls << " walls"
         << "  fallbacks " << s.fallbacks
         << "  max Re_p " << lastStep_.maxReynolds
         << "  maxOverlap/dEq " << s.maxOverlapOverDeq
