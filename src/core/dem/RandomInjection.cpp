@@ -1,14 +1,16 @@
 #include "dem/RandomInjection.hpp"
+#include "dem/PlacementGrid.hpp"
+#include "dem/RegionFit.hpp"
 #include "kinematics/StateChecks.hpp"
 
 #include <algorithm>
-#include <unordered_map>
 #include <vector>
 
 #include "contact/PairContact.hpp"
 
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 namespace sef::dem {
@@ -41,26 +43,6 @@ void validate(const InjectionSpec& spec, std::size_t nTypes) {
         throw InjectionError("injection cylinder needs radius > 0 and point1 != point2");
 }
 
-// Random centre such that the bounding sphere of radius R lies in the region.
-bool sampleCentre(const InjectionRegion& r, double R, PortableRandom& rng, Vec3& x) {
-    if (r.kind == InjectionRegion::Kind::box) {
-        for (int k = 0; k < 3; ++k) {
-            if (r.max[k] - r.min[k] < 2 * R) return false;
-            x[k] = rng.uniform(r.min[k] + R, r.max[k] - R);
-        }
-        return true;
-    }
-    const Vec3 axis = r.point2 - r.point1;
-    const double length = axis.norm();
-    if (length < 2 * R || r.radius < R) return false;
-    const Vec3 e = axis / length;
-    const Vec3 u = e.unitOrthogonal(), v = e.cross(u);
-    const double rho = (r.radius - R) * std::sqrt(rng.uniform()); // uniform over the disc
-    const double phi = rng.uniform(0, 2 * M_PI);
-    x = r.point1 + e * rng.uniform(R, length - R) + rho * (std::cos(phi) * u + std::sin(phi) * v);
-    return true;
-}
-
 int sampleType(const std::vector<double>& cumulative, PortableRandom& rng) {
     const double u = rng.uniform() * cumulative.back();
     for (std::size_t t = 0; t < cumulative.size(); ++t)
@@ -68,56 +50,13 @@ int sampleType(const std::vector<double>& cumulative, PortableRandom& rng) {
     return static_cast<int>(cumulative.size() - 1);
 }
 
-// Uniform hash grid of the particles placed so far, cell size twice the
-// largest bounding radius: two bounding spheres can only intersect if their
-// centres are in the same or neighbouring cells, so a trial position is
-// checked against its 27 cells instead of every particle (O(N) injection
-// instead of O(N^2); the same accept/reject decisions, so the same packing).
-class PlacedParticleGrid {
-public:
-    explicit PlacedParticleGrid(const ParticleSystem& ps) {
-        double largest = 0.0;
-        for (const ParticleType& type : ps.types) largest = std::max(largest, type.boundingRadius);
-        cell_ = 2.0 * largest;
-        for (std::size_t j = 0; j < ps.size(); ++j) insert(ps.position[j], static_cast<int>(j));
-    }
-
-    void insert(const Vec3& x, int index) { cells_[key(x, 0, 0, 0)].push_back(index); }
-
-    bool clear(const ParticleSystem& ps, const Vec3& x, double R) const {
-        for (int i = -1; i <= 1; ++i)
-            for (int j = -1; j <= 1; ++j)
-                for (int k = -1; k <= 1; ++k) {
-                    const auto it = cells_.find(key(x, i, j, k));
-                    if (it == cells_.end()) continue;
-                    for (int p : it->second) {
-                        const double Rp = ps.types[ps.type[p]].boundingRadius;
-                        if (!((ps.position[p] - x).squaredNorm() > (R + Rp) * (R + Rp))) return false;
-                    }
-                }
-        return true;
-    }
-
-private:
-    std::int64_t key(const Vec3& x, int di, int dj, int dk) const {
-        // 21 bits per axis: 2 million cells per direction
-        const auto index = [&](double c, int d) {
-            return (static_cast<std::int64_t>(std::floor(c / cell_)) + d) & 0x1FFFFF;
-        };
-        return (index(x.x(), di) << 42) | (index(x.y(), dj) << 21) | index(x.z(), dk);
-    }
-
-    double cell_ = 1.0;
-    std::unordered_map<std::int64_t, std::vector<int>> cells_;
-};
-
 // "k of N placed: " and why the next particle's trial positions failed
 std::string placementFailure(const InjectionRejections& why, long count, long maxAttempts,
-                             double R) {
+                             double R, int orientations) {
     std::ostringstream msg;
     msg << why.placed << " of " << count << " particles placed: ";
     if (why.regionTooSmall) {
-        msg << "the injection region is too small for a particle's bounding sphere (radius " << R
+        msg << "the injection region is too small for a particle (bounding radius " << R
             << " m); enlarge the region";
         return msg.str();
     }
@@ -128,50 +67,126 @@ std::string placementFailure(const InjectionRejections& why, long count, long ma
     msg << why.inadmissible << " of " << why.trials << " trial positions for the next (bounding radius "
         << R << " m) were outside the domain or cut a wall, " << why.overlapping
         << " overlapped particles already placed";
+    if (orientations > 1) msg << " (in each of the " << orientations << " orientations tried)";
+    if (why.outsideRegion > 0)
+        msg << ", " << why.outsideRegion << " crossed the region's boundary in every orientation";
     if (why.inadmissible == why.trials)
         msg << " (is the region inside the mesh, clear of its walls?)";
-    else if (why.overlapping == why.trials)
+    else if (why.overlapping + why.outsideRegion == why.trials)
         msg << "; enlarge the region or inject fewer particles";
     else
         msg << "; enlarge the region (inside the mesh) or inject fewer particles";
     return msg.str();
 }
 
+// The trial positions of injectRandom against the particles placed so far
+// and the caller's domain; a taken position adds its particle.
+class Placement {
+public:
+    Placement(ParticleSystem& ps, const InjectionSpec& spec, const SphereAdmissible& admissible,
+              const BodyAdmissible& admissibleBody)
+        : ps_(ps), spec_(spec), admissible_(admissible), admissibleBody_(admissibleBody),
+          grid_(ps) {}
+
+    // Whether the particle (type t) was placed at x; else the reason is counted in `why`.
+    bool tryPosition(int t, std::int64_t id, const Vec3& x, PortableRandom& rng,
+                     InjectionRejections& why) {
+        const double R = ps_.types[t].boundingRadius;
+        const Superellipsoid& shape = ps_.types[t].shape;
+        const bool sphere = isSphere(shape);
+        grid_.sphereNeighbours(x, R, neighbours_);
+        if (sphere && !neighbours_.empty()) {
+            ++why.overlapping;
+            return false;
+        }
+        // Bounding sphere in the region and clear of the particles: if the
+        // domain admits it too, any orientation fits (drawn after). Spheres
+        // end here (drawn with it inside the region): their orientation does
+        // not change the fit.
+        std::optional<bool> sphereAdmitted;
+        if (neighbours_.empty() && (sphere || sphereInRegion(spec_.region, x, R))) {
+            sphereAdmitted = !admissible_ || admissible_(x, R);
+            if (*sphereAdmitted) {
+                add(t, id, x, rng.orientation());
+                return true;
+            }
+            if (sphere || !admissibleBody_) {
+                ++why.inadmissible;
+                return false;
+            }
+        }
+        // The true shape: a few random orientations, the first inside the
+        // region, clear of the particles (exact narrow phase) and admitted
+        // by the domain is taken.
+        bool inRegion = false, clearOfParticles = false;
+        for (int k = 0; k < std::max(1, spec_.orientationsPerPosition); ++k) {
+            const Pose pose{x, rng.orientation()};
+            if (!bodyInRegion(spec_.region, shape, pose)) continue;
+            inRegion = true;
+            if (grid_.overlapsAny(ps_, t, pose, neighbours_)) continue;
+            clearOfParticles = true;
+            // asked once per position (the domain test may be collective)
+            if (!sphereAdmitted) sphereAdmitted = !admissible_ || admissible_(x, R);
+            if (*sphereAdmitted || (admissibleBody_ && admissibleBody_(t, pose))) {
+                add(t, id, x, pose.orientation);
+                return true;
+            }
+            if (!admissibleBody_) break; // the refusal stands in every orientation
+        }
+        ++(clearOfParticles ? why.inadmissible : inRegion ? why.overlapping : why.outsideRegion);
+        return false;
+    }
+
+private:
+    void add(int t, std::int64_t id, const Vec3& x, const Quat& q) {
+        ps_.add(t, id, x, q, spec_.velocity);
+        grid_.insert(ps_, static_cast<int>(ps_.size() - 1));
+    }
+
+    ParticleSystem& ps_;
+    const InjectionSpec& spec_;
+    const SphereAdmissible& admissible_;
+    const BodyAdmissible& admissibleBody_;
+    PlacementGrid grid_;
+    std::vector<int> neighbours_;
+};
+
 } // namespace
 
 void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int64_t firstId,
-                  const std::function<bool(const Vec3&, double)>& admissible) {
+                  const SphereAdmissible& admissible, const BodyAdmissible& admissibleBody) {
     validate(spec, particles.types.size());
     std::vector<double> cumulative(spec.typeFractions.size());
     std::partial_sum(spec.typeFractions.begin(), spec.typeFractions.end(), cumulative.begin());
 
     PortableRandom rng(spec.seed);
     ParticleSystem trial = particles; // untouched on failure
-    PlacedParticleGrid placedGrid(trial);
+    Placement placement(trial, spec, admissible, admissibleBody);
     for (long n = 0; n < spec.count; ++n) {
         const int t = sampleType(cumulative, rng);
         const double R = trial.types[t].boundingRadius;
+        // spheres: centres keep their bounding sphere in the region; other
+        // bodies may come closer to its boundary, as near as their thinnest side
+        const double margin =
+            isSphere(trial.types[t].shape) ? R : inscribedRadius(trial.types[t].shape);
         InjectionRejections why;
         why.placed = n;
         bool placed = false;
         for (long attempt = 0; attempt < spec.maxAttemptsPerParticle && !placed; ++attempt) {
             Vec3 x;
-            if (!sampleCentre(spec.region, R, rng, x)) {
+            if (!sampleCentre(spec.region, margin, rng, x)) {
                 why.regionTooSmall = true;
                 break;
             }
             ++why.trials;
-            if (!placedGrid.clear(trial, x, R)) {
-                ++why.overlapping;
-            } else if (admissible && !admissible(x, R)) {
-                ++why.inadmissible;
-            } else {
-                trial.add(t, firstId + n, x, rng.orientation(), spec.velocity);
-                placedGrid.insert(x, static_cast<int>(trial.size() - 1));
-                placed = true;
-            }
+            placed = placement.tryPosition(t, firstId + n, x, rng, why);
         }
-        if (!placed) throw RandomInjectionError(placementFailure(why, spec.count, spec.maxAttemptsPerParticle, R), why);
+        if (!placed) {
+            const int orientations =
+                isSphere(trial.types[t].shape) ? 1 : std::max(1, spec.orientationsPerPosition);
+            throw RandomInjectionError(
+                placementFailure(why, spec.count, spec.maxAttemptsPerParticle, R, orientations), why);
+        }
     }
     particles = std::move(trial);
 }

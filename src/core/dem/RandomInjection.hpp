@@ -1,8 +1,12 @@
 #pragma once
 // Random, reproducible, non-overlapping placement of particles in a region
 // (box or finite cylinder), with random orientations. Shared by both solvers.
-// Non-overlap is guaranteed conservatively: bounding spheres do not intersect.
+// Non-overlap is decided by the true shapes: a candidate whose bounding
+// sphere is clear is taken at once; one whose bounding sphere meets others
+// is posed in a few random orientations and taken in the first that the
+// exact narrow phase finds clear of them (and of the walls).
 #include "dem/ParticleSystem.hpp"
+#include "geometry/Pose.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -24,7 +28,11 @@ struct InjectionSpec {
     std::vector<double> typeFractions;   // one per ParticleSystem::types entry (normalised here)
     std::uint64_t seed = 1;
     Vec3 velocity = Vec3::Zero();
-    long maxAttemptsPerParticle = 10000;
+    long maxAttemptsPerParticle = 10000;   // trial positions per particle
+    // Orientations tried at a trial position whose bounding sphere meets
+    // other particles or a wall before the position is given up (spheres:
+    // one; their orientation does not change the fit).
+    int orientationsPerPosition = 4;
 };
 
 // Thrown when the region cannot hold the requested particles without overlap.
@@ -39,9 +47,10 @@ public:
 struct InjectionRejections {
     long placed = 0;             // particles placed before the one that failed
     long trials = 0;             // trial positions drawn for that one
-    long overlapping = 0;        // its bounding sphere met a particle already placed
-    long inadmissible = 0;       // clear of particles, refused by admissible()
-    bool regionTooSmall = false; // the region cannot hold its bounding sphere at all
+    long overlapping = 0;        // it overlapped a particle already placed in every orientation tried
+    long inadmissible = 0;       // clear of particles in some orientation, refused by the domain
+    long outsideRegion = 0;      // its body crossed the region's boundary in every orientation tried
+    bool regionTooSmall = false; // the region is narrower than the particle's thinnest side
 };
 
 class RandomInjectionError : public InjectionError {
@@ -54,15 +63,26 @@ private:
     InjectionRejections rejections_;
 };
 
+// Where the caller's domain lets a particle go (each may be empty: anywhere).
+// `admissible(centre, boundingRadius)`: the bounding sphere lies in the
+// domain, clear of its walls (conservative; asked first, and the only test of
+// spheres). `admissibleBody(type, pose)`: the posed body itself lies in the
+// domain, clear of its walls (exact); asked for a non-sphere posed clear of
+// the other particles where `admissible` refused its bounding sphere (empty:
+// the refusal stands). In a decomposed run both may be collective: injectRandom
+// asks them in the same order with the same arguments for the same seed.
+using SphereAdmissible = std::function<bool(const Vec3& centre, double boundingRadius)>;
+using BodyAdmissible = std::function<bool(int type, const Pose& pose)>;
+
 // Places spec.count particles into `particles` (appending; ids continue from
-// firstId). `admissible(centre, boundingRadius)` lets the caller reject
-// positions (e.g. outside the mesh or cutting a wall); may be empty.
-// Existing particles are respected. Throws RandomInjectionError saying how
-// many could be placed and why the next one's trial positions were rejected
-// (outside the domain or cutting a wall, overlapping, region too small);
-// the system is left unchanged in that case.
+// firstId); their bodies lie in the region (RegionFit.hpp). Existing particles are
+// respected. Throws RandomInjectionError saying how many could be placed and
+// why the next one's trial positions were rejected (outside the domain or
+// cutting a wall, overlapping, region too small); the system is left
+// unchanged in that case.
 void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int64_t firstId,
-                  const std::function<bool(const Vec3&, double)>& admissible = {});
+                  const SphereAdmissible& admissible = {},
+                  const BodyAdmissible& admissibleBody = {});
 
 // One particle placed by hand (validation cases, restarts from other tools).
 struct ListedParticle {
