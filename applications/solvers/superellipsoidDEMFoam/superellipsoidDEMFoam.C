@@ -336,12 +336,18 @@ int main(int argc, char *argv[])
             }
             else
             {
+                // bounding spheres clear of the walls, else the bodies exactly
+                const sef::dem::WallSet wallSet(walls);
                 sef::dem::injectRandom
                 (
                     particles, props.injection, 0,
                     [&](const sef::Vec3& x, double R)
                     {
                         return clearOfWalls(mesh, walls, x, R);
+                    },
+                    [&](int t, const sef::Pose& pose)
+                    {
+                        return bodyClearOfWalls(mesh, wallSet, props.types[t].shape, pose);
                     }
                 );
             }

@@ -70,7 +70,9 @@ std::string placementFailure(const InjectionRejections& why, long count, long ma
     if (orientations > 1) msg << " (in each of the " << orientations << " orientations tried)";
     if (why.outsideRegion > 0)
         msg << ", " << why.outsideRegion << " crossed the region's boundary in every orientation";
-    if (why.inadmissible == why.trials)
+    // (positions at the region's boundary where the body fitted in no
+    // orientation tell nothing about the domain)
+    if (why.inadmissible > 0 && why.inadmissible + why.outsideRegion == why.trials)
         msg << " (is the region inside the mesh, clear of its walls?)";
     else if (why.overlapping + why.outsideRegion == why.trials)
         msg << "; enlarge the region or inject fewer particles";

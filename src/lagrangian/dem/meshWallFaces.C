@@ -3,6 +3,7 @@
 #include "labelIOList.H"
 #include "Pstream.H"
 #include "foamEigen.H"
+#include "dem/WallClearance.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -191,4 +192,16 @@ bool Foam::clearOfWalls
         if (height < R && (x - centroid).norm() < R + extent) return false;
     }
     return true;
+}
+
+
+bool Foam::bodyClearOfWalls
+(
+    const polyMesh& mesh,
+    const sef::dem::WallSet& walls,
+    const sef::Superellipsoid& shape,
+    const sef::Pose& pose
+)
+{
+    return sef::dem::wallPenetration(walls, shape, pose) <= 0 && insideMesh(mesh, pose.position);
 }

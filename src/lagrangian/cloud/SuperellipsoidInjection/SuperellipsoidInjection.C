@@ -116,7 +116,11 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
             sef::dem::injectRandom
             (
                 ps, spec, 0,
-                [&](const sef::Vec3& x, double R) { return clearOfWalls(mesh, walls, x, R); }
+                [&](const sef::Vec3& x, double R) { return clearOfWalls(mesh, walls, x, R); },
+                [&](int t, const sef::Pose& pose)
+                {
+                    return bodyClearOfWalls(mesh, wallSet, types.types[t].shape, pose);
+                }
             );
         }
         else if (source == "cloud")
