@@ -161,8 +161,9 @@ def measure(shape):
     psi = sphericity(s["a"] * scale, s["b"] * scale, s["c"] * scale, s["eps1"], s["eps2"])
     box = [float(x) for x in re.search(r"vertices\s*\(\s*\([^)]*\)\s*\(([^)]*)\)\s*\(([^)]*)\)", open(f"{case}/system/blockMeshDict").read()).group(2).split()]
     A = box[0] * box[1]
-    p = series(glob.glob(f"{case}/postProcessing/inletPressure/*/surfaceFieldValue.dat")[0])
-    F = series(f"{case}/postProcessing/particleCloud/0/fluidForce.dat", 3)
+    # every start time's file (a restarted run writes its own)
+    p = sorted(sum((series(f) for f in glob.glob(f"{case}/postProcessing/inletPressure/*/surfaceFieldValue.dat")), []))
+    F = sorted(sum((series(f, 3) for f in glob.glob(f"{case}/postProcessing/particleCloud/*/fluidForce.dat")), []))
     times = writtenTimes(case)
     N = len(sefCloudField.read(case, times[0][1], "restartCentre"))
     Wa = N * V * (rhoP - rhoF) * G / A

@@ -87,7 +87,11 @@ def main(shapes):
         files = vtkFiles(case)
         dry = vtkFiles(f"runs/dry-{shape}", "superellipsoidCloud")
         files[0.0] = (dry[max(dry)][0], None)
-        wanted = [0.0] + [t * scale for t in PICTURES]
+        # (a run stopped early by END_TIME: the pictures up to its end)
+        last = max(files)
+        wanted = [0.0] + [t * scale for t in PICTURES if t * scale <= last + 1e-6]
+        if wanted[-1] < last - 1e-6:
+            wanted.append(last)
         strips[shape] = []
         for t in wanted:
             near = min(files, key=lambda s: abs(s - t))
