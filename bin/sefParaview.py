@@ -36,12 +36,13 @@ out.SetPolys(polys)
     return unit
 
 
-def superellipsoidGlyphs(cloud, eps1, eps2):
-    """Every particle as its true shape: the unit superellipsoid mapped by its
-    glyphTensor = R diag(a, b, c) (the tensor's columns used as they are, no
-    eigen-decomposition), with the point array 'speed' = |U|."""
+def superellipsoidGlyphs(cloud, eps1, eps2, nEta=24, nW=48):
+    """Every particle as its true shape: the unit superellipsoid (nEta x nW
+    facets) mapped by its glyphTensor = R diag(a, b, c) (the tensor's columns
+    used as they are, no eigen-decomposition), with the point array
+    'speed' = |U|."""
     speed = Calculator(Input=cloud, ResultArrayName='speed', Function='mag(U)')
-    glyphs = TensorGlyph(Input=speed, GlyphType=unitSuperellipsoid(eps1, eps2))
+    glyphs = TensorGlyph(Input=speed, GlyphType=unitSuperellipsoid(eps1, eps2, nEta, nW))
     glyphs.Tensors = ['POINTS', 'glyphTensor']
     glyphs.ExtractEigenvalues = 0
     glyphs.Symmetric = 0

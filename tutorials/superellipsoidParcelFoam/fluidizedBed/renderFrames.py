@@ -13,7 +13,23 @@ import os
 import sys
 from paraview.simple import *  # noqa: F401,F403 (ParaView's scripting API)
 sys.path.insert(0, os.path.join(os.environ["SEF_ROOT"], "bin"))
-from sefParaview import unitSuperellipsoid, whiteView  # noqa: E402
+from sefParaview import superellipsoidGlyphs, whiteView  # noqa: E402
+
+
+
+def colourBar(display, lut, view, title, position):
+    """The colour bar of lut at position (view fractions), dark text."""
+    display.SetScalarBarVisibility(view, True)
+    bar = GetScalarBar(lut, view)
+    bar.Title = title
+    bar.ComponentTitle = ''
+    bar.TitleColor = bar.LabelColor = [0.1, 0.1, 0.1]
+    bar.WindowLocation = 'Any Location'
+    bar.Position = position
+    bar.AutomaticLabelFormat = 0
+    bar.LabelFormat = bar.RangeLabelFormat = '%.1f'
+    bar.ScalarBarLength = 0.3
+
 
 frames = json.load(open(sys.argv[1]))
 glyphShapes = {}
@@ -22,34 +38,15 @@ for frame in frames:
     view = whiteView(width, height)
     view.CameraParallelProjection = 1
     cloud = XMLPolyDataReader(FileName=[frame["cloud"]])
-    speed = Calculator(Input=cloud, ResultArrayName='speed', Function='mag(U)')
     # a coarse glyph (12 x 24 facets): 2000 particles per frame
-    unit = unitSuperellipsoid(frame["eps1"], frame["eps2"], 12, 24)
-    glyphs = TensorGlyph(Input=speed, GlyphType=unit)
-    glyphs.Tensors = ['POINTS', 'glyphTensor']
-    glyphs.ExtractEigenvalues = 0
-    glyphs.Symmetric = 0
-    glyphs.LimitScalingByEigenvalues = 0
-    glyphs.ScaleFactor = 1.0
-    glyphs.Scalars = ['POINTS', 'speed']
-    glyphs.ColorGlyphs = 1
-    glyphs.Colorby = 'input scalars'
+    glyphs = superellipsoidGlyphs(cloud, frame["eps1"], frame["eps2"], 12, 24)
     display = Show(glyphs, view)
     ColorBy(display, ('POINTS', 'speed'))
     lut = GetColorTransferFunction('speed')
     lut.ApplyPreset('Oranges', True)
     lut.InvertTransferFunction()   # at rest light, fast dark
     lut.RescaleTransferFunction(0.0, 0.5)
-    display.SetScalarBarVisibility(view, True)
-    bar = GetScalarBar(lut, view)
-    bar.Title = 'particle |U| [m/s]'
-    bar.ComponentTitle = ''
-    bar.TitleColor = bar.LabelColor = [0.1, 0.1, 0.1]
-    bar.WindowLocation = 'Any Location'
-    bar.Position = [0.76, 0.6]
-    bar.AutomaticLabelFormat = 0
-    bar.LabelFormat = bar.RangeLabelFormat = '%.1f'
-    bar.ScalarBarLength = 0.3
+    colourBar(display, lut, view, 'particle |U| [m/s]', [0.76, 0.6])
     if frame.get("fluid"):
         fluid = XMLUnstructuredGridReader(FileName=[frame["fluid"]])
         plane = Slice(Input=fluid)
@@ -63,16 +60,7 @@ for frame in frames:
         alut = GetColorTransferFunction('alphac')
         alut.ApplyPreset('Blues', True)
         alut.RescaleTransferFunction(0.4, 1.0)
-        sliceDisplay.SetScalarBarVisibility(view, True)
-        abar = GetScalarBar(alut, view)
-        abar.Title = 'gas fraction'
-        abar.ComponentTitle = ''
-        abar.TitleColor = abar.LabelColor = [0.1, 0.1, 0.1]
-        abar.WindowLocation = 'Any Location'
-        abar.Position = [0.76, 0.12]
-        abar.AutomaticLabelFormat = 0
-        abar.LabelFormat = abar.RangeLabelFormat = '%.1f'
-        abar.ScalarBarLength = 0.3
+        colourBar(sliceDisplay, alut, view, 'gas fraction', [0.76, 0.12])
     if frame.get("title"):
         text = Text(Text=frame["title"])
         textDisplay = Show(text, view)
