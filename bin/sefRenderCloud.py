@@ -15,7 +15,7 @@ wallsFile = sys.argv[5] if len(sys.argv) > 5 else None
 
 cloud = XMLPolyDataReader(FileName=[cloudFile])
 glyphs = superellipsoidGlyphs(cloud, eps1, eps2)
-view = whiteView(800, 600)
+view = whiteView(1280, 960)
 
 display = Show(glyphs, view)
 ColorBy(display, ('POINTS', 'speed'))
@@ -51,5 +51,5 @@ camera.SetPosition(*[centre[k] + distance * direction[k] for k in range(3)])
 camera.SetViewUp(0, 0, 1)
 view.CenterOfRotation = centre
 Render(view)
-SaveScreenshot(outFile, view, ImageResolution=[800, 600], CompressionLevel='9')
+SaveScreenshot(outFile, view, ImageResolution=[1280, 960], CompressionLevel='9')
 print('wrote', outFile)

@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sefParaview import superellipsoidGlyphs, whiteView  # noqa: E402
 
 frames = json.load(open(sys.argv[1]))
-width, height = 960, 540
+width, height = 1280, 720
 for frame in frames:
     view = whiteView(width, height)
     view.CameraParallelProjection = 1
@@ -59,7 +59,7 @@ for frame in frames:
         text = Text(Text=frame["title"])
         textDisplay = Show(text, view)
         textDisplay.Color = [0.1, 0.1, 0.1]
-        textDisplay.FontSize = 14
+        textDisplay.FontSize = 20
         textDisplay.WindowLocation = 'Upper Left Corner'
     x0, x1, z0, z1 = frame["window"]
     Render(view)   # the first Render resets the camera: place ours after it
