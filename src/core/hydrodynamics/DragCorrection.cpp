@@ -88,7 +88,15 @@ double hoelzerSommerfeldDragCoefficient(double Re, double phi, double phiPerp) {
 
 double dragCorrectionFactor(DragCorrectionModel model, double Re, const ShapeFactors& factors,
                             double crosswiseSphericity, double stokesForceRatio) {
-    if (!(Re > 0.0)) return 1.0; // no slip: no drag to correct (also Re = 0 exactly)
+    // No slip (Re = 0 exactly): the force is zero whatever the factor, but the
+    // factor is also the implicit drag coefficient of a coupled step, so it
+    // takes its Re -> 0 limit (1 for the sphere laws; Hoelzer-Sommerfeld's
+    // Stokes terms for a non-sphere) rather than jumping at zero slip.
+    if (!(Re > 0.0)) {
+        if (model != DragCorrectionModel::hoelzerSommerfeld) return 1.0;
+        const double phi = std::min(factors.sphericity, 1.0);
+        return (8.0 / std::sqrt(crosswiseSphericity) + 16.0 / std::sqrt(phi)) / 24.0 / stokesForceRatio;
+    }
     switch (model) {
     case DragCorrectionModel::stokes: return 1.0;
     case DragCorrectionModel::schillerNaumann:

@@ -58,7 +58,7 @@ double projectedArea(const Superellipsoid& shape, const Vec3& directionBody, int
 // Drag coefficient of the Hoelzer-Sommerfeld correlation (above).
 double hoelzerSommerfeldDragCoefficient(double reynolds, double sphericity, double crosswiseSphericity);
 
-// The factor f of the model at Reynolds number Re_p (> 0). For
+// The factor f of the model at Reynolds number Re_p (at Re_p = 0 its limit). For
 // hoelzerSommerfeld also: the crosswise sphericity along the slip and
 // stokesForceRatio = |D_stokes w| / (3 pi mu d_eq |w|), the Stokes drag along
 // the slip relative to the volume-equivalent sphere's.

@@ -104,6 +104,27 @@ TEST(DragCorrection, SphereLimitsOfTheCorrelations) {
     EXPECT_EQ(dragCorrectionModelFromName("hoelzerSommerfeld"), DragCorrectionModel::hoelzerSommerfeld);
 }
 
+TEST(DragCorrection, ZeroSlipTakesTheCorrelationsLimit) {
+    // At Re = 0 the factor is still the implicit drag coefficient of a
+    // coupled step: it must be the Re -> 0 limit, not a jump. For
+    // Hoelzer-Sommerfeld that limit is (8/sqrt(phi_perp) + 16/sqrt(phi)) / 24
+    // over the shape's Stokes force ratio (C_D Re / 24 as Re -> 0); at
+    // Re = 1e-10 the sqrt(Re) term adds 1.25e-6 / phi^0.75 relatively.
+    const ShapeFactors prolate{1.26e-3, 0.93};
+    for (const double phiPerp : {0.7, 0.93, 1.1}) {
+        for (const double ratio : {0.8, 1.0, 1.3}) {
+            const double atZero = dragCorrectionFactor(DragCorrectionModel::hoelzerSommerfeld, 0.0, prolate, phiPerp, ratio);
+            const double near = dragCorrectionFactor(DragCorrectionModel::hoelzerSommerfeld, 1e-10, prolate, phiPerp, ratio);
+            EXPECT_NEAR(atZero / near, 1.0, 3e-5) << phiPerp << " " << ratio;
+            EXPECT_NEAR(atZero, (8.0 / std::sqrt(phiPerp) + 16.0 / std::sqrt(0.93)) / 24.0 / ratio, 1e-15);
+        }
+    }
+    const ShapeFactors sphere{1.0, 1.0};
+    for (DragCorrectionModel model : {DragCorrectionModel::stokes, DragCorrectionModel::schillerNaumann,
+                                      DragCorrectionModel::hoelzerSommerfeld})
+        EXPECT_DOUBLE_EQ(dragCorrectionFactor(model, 0.0, sphere), 1.0) << dragCorrectionModelName(model);
+}
+
 TEST(FluidForces, SphereTerminalVelocityAtFiniteReMatchesTheCorrelation) {
     // Glass beads in water at Re_p between 10 and 200; the fixed point of the
     // per-step linearised drag is the correlation's terminal velocity, found
