@@ -52,7 +52,7 @@ int sampleType(const std::vector<double>& cumulative, PortableRandom& rng) {
 
 // "k of N placed: " and why the next particle's trial positions failed
 std::string placementFailure(const InjectionRejections& why, long count, long maxAttempts,
-                             double R, int orientations) {
+                             double R, int orientations, bool aligned) {
     std::ostringstream msg;
     msg << why.placed << " of " << count << " particles placed: ";
     if (why.regionTooSmall) {
@@ -67,7 +67,9 @@ std::string placementFailure(const InjectionRejections& why, long count, long ma
     msg << why.inadmissible << " of " << why.trials << " trial positions for the next (bounding radius "
         << R << " m) were outside the domain or cut a wall, " << why.overlapping
         << " overlapped particles already placed";
-    if (orientations > 1) msg << " (in each of the " << orientations << " orientations tried)";
+    if (orientations > 1)
+        msg << " (in each of the " << orientations << " orientations tried"
+            << (aligned ? " and in its nearest neighbour's" : "") << ")";
     if (why.outsideRegion > 0)
         msg << ", " << why.outsideRegion << " crossed the region's boundary in every orientation";
     // (positions at the region's boundary where the body fitted in no
@@ -91,7 +93,8 @@ public:
           grid_(ps) {}
 
     // Whether the particle (type t) was placed at x; else the reason is counted in `why`.
-    bool tryPosition(int t, std::int64_t id, const Vec3& x, PortableRandom& rng,
+    // The nearest neighbour's orientation is tried only if `mayAlign`.
+    bool tryPosition(int t, std::int64_t id, const Vec3& x, bool mayAlign, PortableRandom& rng,
                      InjectionRejections& why) {
         const double R = ps_.types[t].boundingRadius;
         const Superellipsoid& shape = ps_.types[t].shape;
@@ -120,29 +123,85 @@ public:
         // The true shape: a few random orientations, the first inside the
         // region, clear of the particles (exact narrow phase) and admitted
         // by the domain is taken.
-        bool inRegion = false, clearOfParticles = false;
+        Trial trial{t, x, R, sphereAdmitted};
         for (int k = 0; k < std::max(1, spec_.orientationsPerPosition); ++k) {
-            const Pose pose{x, rng.orientation()};
-            if (!bodyInRegion(spec_.region, shape, pose)) continue;
-            inRegion = true;
-            if (grid_.overlapsAny(ps_, t, pose, neighbours_)) continue;
-            clearOfParticles = true;
-            // asked once per position (the domain test may be collective)
-            if (!sphereAdmitted) sphereAdmitted = !admissible_ || admissible_(x, R);
-            if (*sphereAdmitted || (admissibleBody_ && admissibleBody_(t, pose))) {
-                add(t, id, x, pose.orientation);
-                return true;
-            }
-            if (!admissibleBody_) break; // the refusal stands in every orientation
+            const Quat q = rng.orientation();
+            if (fits(trial, q, neighbours_)) return add(t, id, x, q);
+            if (trial.refusalStands) return reject(trial, why);
         }
-        ++(clearOfParticles ? why.inadmissible : inRegion ? why.overlapping : why.outsideRegion);
-        return false;
+        if (mayAlign && !neighbours_.empty()
+            && placeAlignedWith(neighbours_.front(), trial, id))
+            return true;
+        return reject(trial, why);
     }
 
 private:
-    void add(int t, std::int64_t id, const Vec3& x, const Quat& q) {
+    // One body at one position, and what its orientations tried there met.
+    struct Trial {
+        int t;
+        Vec3 x;
+        double R;
+        std::optional<bool> sphereAdmitted; // the domain's answer for (x, R), once asked
+        bool inRegion = false, clearOfParticles = false;
+        bool refusalStands = false; // the domain refused (x, R) and has no body test
+    };
+
+    // Whether the body fits at trial.x in orientation q: inside the region,
+    // clear of `neighbours` (exact narrow phase) and admitted by the domain.
+    bool fits(Trial& trial, const Quat& q, const std::vector<int>& neighbours) {
+        const Pose pose{trial.x, q};
+        if (!bodyInRegion(spec_.region, ps_.types[trial.t].shape, pose)) return false;
+        trial.inRegion = true;
+        if (grid_.overlapsAny(ps_, trial.t, pose, neighbours)) return false;
+        trial.clearOfParticles = true;
+        // asked once per position (the domain test may be collective)
+        if (!trial.sphereAdmitted) trial.sphereAdmitted = !admissible_ || admissible_(trial.x, trial.R);
+        if (*trial.sphereAdmitted || (admissibleBody_ && admissibleBody_(trial.t, pose))) return true;
+        if (!admissibleBody_) trial.refusalStands = true; // in every orientation
+        return false;
+    }
+
+    // Where random orientations failed: the orientation of the nearest
+    // neighbour p, at trial.x and, if p is of the same type, moved along the
+    // line from p's centre to touch p. Parallel neighbours exclude far less
+    // volume than randomly turned ones (8 body volumes for identical convex
+    // bodies): plates and bars stack where no random orientation fits.
+    bool placeAlignedWith(int p, Trial& trial, std::int64_t id) {
+        const Quat q = ps_.orientation[p];
+        if (fits(trial, q, neighbours_)) return add(trial.t, id, trial.x, q);
+        if (trial.refusalStands || ps_.type[p] != trial.t) return false;
+        const std::optional<Vec3> touching = touchingPosition(p, trial.x);
+        if (!touching) return false;
+        Trial there{trial.t, *touching, trial.R, std::nullopt};
+        grid_.sphereNeighbours(there.x, there.R, neighboursThere_);
+        const bool placed = fits(there, q, neighboursThere_);
+        trial.inRegion |= there.inRegion;
+        trial.clearOfParticles |= there.clearOfParticles;
+        return placed && add(there.t, id, there.x, q);
+    }
+
+    // The position on the ray from particle p's centre through x where a
+    // body of p's shape and orientation touches p (a relative gap of 1e-4
+    // left): identical convex bodies of equal orientation, symmetric about
+    // their centres, overlap exactly when the offset lies inside twice the
+    // body, whose boundary is where the gauge of half the offset is 1.
+    std::optional<Vec3> touchingPosition(int p, const Vec3& x) const {
+        const Pose other{ps_.position[p], ps_.orientation[p]};
+        const Vec3 offset = other.toBody(x);
+        const double gauge = ps_.types[ps_.type[p]].shape.gaugeFunction(0.5 * offset);
+        if (!(gauge > 0)) return std::nullopt; // x at p's centre: no direction
+        return other.toWorld(offset * ((1 + 1e-4) / gauge));
+    }
+
+    bool reject(const Trial& trial, InjectionRejections& why) const {
+        ++(trial.clearOfParticles ? why.inadmissible : trial.inRegion ? why.overlapping : why.outsideRegion);
+        return false;
+    }
+
+    bool add(int t, std::int64_t id, const Vec3& x, const Quat& q) {
         ps_.add(t, id, x, q, spec_.velocity);
         grid_.insert(ps_, static_cast<int>(ps_.size() - 1));
+        return true;
     }
 
     ParticleSystem& ps_;
@@ -150,8 +209,13 @@ private:
     const SphereAdmissible& admissible_;
     const BodyAdmissible& admissibleBody_;
     PlacementGrid grid_;
-    std::vector<int> neighbours_;
+    std::vector<int> neighbours_, neighboursThere_;
 };
+
+// A particle's first trial positions try random orientations only: at low
+// fill one of them fits, so the orientations stay uniformly random; the
+// nearest neighbour's orientation is added where random ones rarely fit.
+constexpr long randomOnlyPositions = 16;
 
 } // namespace
 
@@ -181,13 +245,17 @@ void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int
                 break;
             }
             ++why.trials;
-            placed = placement.tryPosition(t, firstId + n, x, rng, why);
+            const bool mayAlign = spec.alignWithNeighbours && attempt >= randomOnlyPositions;
+            placed = placement.tryPosition(t, firstId + n, x, mayAlign, rng, why);
         }
         if (!placed) {
-            const int orientations =
-                isSphere(trial.types[t].shape) ? 1 : std::max(1, spec.orientationsPerPosition);
-            throw RandomInjectionError(
-                placementFailure(why, spec.count, spec.maxAttemptsPerParticle, R, orientations), why);
+            const bool sphere = isSphere(trial.types[t].shape);
+            const int orientations = sphere ? 1 : std::max(1, spec.orientationsPerPosition);
+            const bool aligned = !sphere && spec.alignWithNeighbours
+                                 && spec.maxAttemptsPerParticle > randomOnlyPositions;
+            throw RandomInjectionError(placementFailure(why, spec.count, spec.maxAttemptsPerParticle,
+                                                        R, orientations, aligned),
+                                       why);
         }
     }
     particles = std::move(trial);
