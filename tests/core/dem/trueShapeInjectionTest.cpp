@@ -116,14 +116,16 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_tuple(ShapeCase{"plate", 4e-3, 4e-3, 1e-3, 0.2, 0.2}, 1),
         std::make_tuple(ShapeCase{"plate", 4e-3, 4e-3, 1e-3, 0.2, 0.2}, 2),
         std::make_tuple(ShapeCase{"bar", 4e-3, 1e-3, 1e-3, 0.2, 0.2}, 1),
-        std::make_tuple(ShapeCase{"bar", 4e-3, 1e-3, 1e-3, 0.2, 0.2}, 2)),
+        std::make_tuple(ShapeCase{"bar", 4e-3, 1e-3, 1e-3, 0.2, 0.2}, 2),
+        // the pointed aspect-4 shape that comes closest to 25 % (25.4 %, 25 s)
+        std::make_tuple(ShapeCase{"flatBipyramid", 4e-3, 2e-3, 1e-3, 1.8, 0.2}, 1)),
     [](const ::testing::TestParamInfo<TrueShapePacking::ParamType>& info) {
         return std::string(std::get<0>(info.param).name) + "Seed" +
                std::to_string(std::get<1>(info.param));
     });
 
-// Pointed aspect-4 shapes (eps1 1.8): 10000-13000 particles each, 30-50 s
-// apiece, so not in the regular suite; run with
+// The other pointed aspect-4 shapes (eps1 1.8): 10000-13000 particles each,
+// 25-45 s apiece, so not in the regular suite (26-27 % measured); run with
 //   build/core/tests/demTests --gtest_also_run_disabled_tests --gtest_filter='*Pointed*'
 INSTANTIATE_TEST_SUITE_P(
     DISABLED_PointedShapes, TrueShapePacking,
@@ -132,7 +134,6 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_tuple(ShapeCase{"spindle", 4e-3, 1e-3, 1e-3, 1.8, 1.0}, 2),
         std::make_tuple(ShapeCase{"bipyramid", 4e-3, 1e-3, 1e-3, 1.8, 0.2}, 1),
         std::make_tuple(ShapeCase{"bipyramid", 4e-3, 1e-3, 1e-3, 1.8, 0.2}, 2),
-        std::make_tuple(ShapeCase{"flatBipyramid", 4e-3, 2e-3, 1e-3, 1.8, 0.2}, 1),
         std::make_tuple(ShapeCase{"flatBipyramid", 4e-3, 2e-3, 1e-3, 1.8, 0.2}, 2)),
     [](const ::testing::TestParamInfo<TrueShapePacking::ParamType>& info) {
         return std::string(std::get<0>(info.param).name) + "Seed" +
