@@ -77,6 +77,10 @@ BodyAdmissible bodyClearOf(const WallSet& walls, const ParticleSystem& ps) {
 
 class TrueShapePacking : public ::testing::TestWithParam<std::tuple<ShapeCase, int>> {};
 
+std::string shapeAndSeed(const ::testing::TestParamInfo<TrueShapePacking::ParamType>& info) {
+    return std::string(std::get<0>(info.param).name) + "Seed" + std::to_string(std::get<1>(info.param));
+}
+
 // 25 % solids by true volume in a closed box whose side is 10 particle lengths
 // (the bounding spheres of the same particles would fill 55-150 % of it:
 // random sequential placement of bounding spheres stops near 38 %).
@@ -119,10 +123,7 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_tuple(ShapeCase{"bar", 4e-3, 1e-3, 1e-3, 0.2, 0.2}, 2),
         // the pointed aspect-4 shape that comes closest to 25 % (25.4 %, 25 s)
         std::make_tuple(ShapeCase{"flatBipyramid", 4e-3, 2e-3, 1e-3, 1.8, 0.2}, 1)),
-    [](const ::testing::TestParamInfo<TrueShapePacking::ParamType>& info) {
-        return std::string(std::get<0>(info.param).name) + "Seed" +
-               std::to_string(std::get<1>(info.param));
-    });
+    shapeAndSeed);
 
 // The other pointed aspect-4 shapes (eps1 1.8): 10000-13000 particles each,
 // 25-45 s apiece, so not in the regular suite (26-27 % measured); run with
@@ -135,10 +136,7 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_tuple(ShapeCase{"bipyramid", 4e-3, 1e-3, 1e-3, 1.8, 0.2}, 1),
         std::make_tuple(ShapeCase{"bipyramid", 4e-3, 1e-3, 1e-3, 1.8, 0.2}, 2),
         std::make_tuple(ShapeCase{"flatBipyramid", 4e-3, 2e-3, 1e-3, 1.8, 0.2}, 2)),
-    [](const ::testing::TestParamInfo<TrueShapePacking::ParamType>& info) {
-        return std::string(std::get<0>(info.param).name) + "Seed" +
-               std::to_string(std::get<1>(info.param));
-    });
+    shapeAndSeed);
 
 // The case a user met: 500 flat blocks (their own volume 7 % of the region,
 // their bounding spheres 46 %) stopped at 299 with bounding spheres.
