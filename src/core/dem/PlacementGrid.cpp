@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <utility>
 
 namespace sef::dem {
@@ -85,12 +84,15 @@ void PlacementGrid::sphereNeighbours(const Vec3& x, double R, std::vector<int>& 
 namespace {
 
 // Identical bodies turned alike (the neighbour whose orientation a body
-// took): they overlap exactly when the offset lies inside twice the body,
-// no narrow phase needed. A gauge within 1e-6 of touching counts as
-// overlapping, so the answer never contradicts the narrow phase.
-std::optional<bool> alignedTwinOverlap(const Superellipsoid& shape, const Pose& pose,
-                                       const Pose& other, bool sameType) {
-    if (!sameType || pose.orientation.coeffs() != other.orientation.coeffs()) return std::nullopt;
+// took) need no narrow phase: they overlap exactly when the offset lies
+// inside twice the body (twinsOverlap).
+bool alignedTwins(const Pose& pose, const Pose& other, bool sameType) {
+    return sameType && pose.orientation.coeffs() == other.orientation.coeffs();
+}
+
+// A gauge within 1e-6 of touching counts as overlapping, so the answer
+// never contradicts the narrow phase.
+bool twinsOverlap(const Superellipsoid& shape, const Pose& pose, const Pose& other) {
     return shape.gaugeFunction(0.5 * other.toBody(pose.position)) <= 1.0 + 1e-6;
 }
 
@@ -106,8 +108,8 @@ bool PlacementGrid::overlapsAny(const ParticleSystem& ps, int t, const Pose& pos
         const double rIn = inscribedRadius_[t] + inscribedRadius_[tp];
         if ((ps.position[p] - pose.position).squaredNorm() < rIn * rIn) return true;
         const Pose other{ps.position[p], ps.orientation[p]};
-        if (const auto twin = alignedTwinOverlap(shape, pose, other, tp == t)) {
-            if (*twin) return true;
+        if (alignedTwins(pose, other, tp == t)) {
+            if (twinsOverlap(shape, pose, other)) return true;
             continue;
         }
         if (axisPointInside(shape, pose, ps.types[tp].shape, other)
@@ -116,7 +118,7 @@ bool PlacementGrid::overlapsAny(const ParticleSystem& ps, int t, const Pose& pos
     }
     for (int p : neighbours) {
         const Pose other{ps.position[p], ps.orientation[p]};
-        if (alignedTwinOverlap(shape, pose, other, ps.type[p] == t)) continue; // decided above
+        if (alignedTwins(pose, other, ps.type[p] == t)) continue; // decided above, clear
         if (detectPairContact(shape, pose, ps.types[ps.type[p]].shape, other).contact) return true;
     }
     return false;
