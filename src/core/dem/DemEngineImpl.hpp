@@ -81,12 +81,14 @@ struct DemEngine::Impl {
     // Fluid drag (ParticleSystem::fluidDrag given): the exact half-kick
     // propagators of the step (translation and rotation), the world inertia
     // they were built with, and the drag impulses accumulated over the step.
-    // Set up by the gather (setUpDrag); the half kicks read them and
+    // Set up by the gather, or at each substep for a drag that turns with
+    // the body (setUpDrag); the half kicks read them and
     // accumulate the impulses.
     bool hasDrag = false;
     std::vector<FluidDrag> drag;
     std::vector<RelaxationPropagator> kickT, kickR;
     std::vector<Mat3> inertiaWorld;
+    std::vector<Vec3> kickTorque; // torque in the rotation kick of a turning drag (setUpTurningDrag)
     std::vector<Vec3> dragImpulse, dragAngular;
     double accelerationScale = 0.0;   // max_i |g + F_i/m_i| of the current step (gatherBodies, setUpHalo)
     double restingSpeed = 0.0;        // of the current substep (substep; read by the impulse stage)
@@ -164,7 +166,9 @@ struct DemEngine::Impl {
     bool beginBody(std::size_t i, double h);
     void halfKick(std::size_t i, double h);
     void holdBody(std::size_t i, double h);
-    void setUpDrag(std::size_t k, double h);
+    void setUpDrag(std::size_t k, double h, const Mat3& R);
+    void setUpTurningDrag(std::size_t i, double h);
+    bool turnsWithDrag(std::size_t i) const { return hasDrag && drag[i].turnsWithBody && !held(i); }
     void rotateAll(double h);
     // DemDetection.cpp
     void detect(StepStatistics& stats);

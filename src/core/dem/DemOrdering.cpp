@@ -139,6 +139,7 @@ void DemEngine::Impl::gatherBodies(const ParticleSystem& ps, double h) {
         for (auto* v : {&dragImpulse, &dragAngular}) v->assign(n, Vec3::Zero());
         drag.resize(n);
         inertiaWorld.resize(n);
+        kickTorque.resize(n);
     }
     std::vector<double> typeDiameter(ps.types.size());
     anyHeld = false;
@@ -188,7 +189,7 @@ void DemEngine::Impl::gatherBodies(const ParticleSystem& ps, double h) {
             accelerationScale = std::max(accelerationScale, (settings.gravity + f / type.mass).norm());
         if (hasDrag) {
             drag[k] = ps.fluidDrag[i];
-            setUpDrag(k, h);
+            if (!drag[k].turnsWithBody || type.held) setUpDrag(k, h, b.orientation.toRotationMatrix());
         }
         finite = beginBody(k, h) && finite;
     }

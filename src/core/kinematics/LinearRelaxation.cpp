@@ -7,6 +7,16 @@
 
 namespace sef {
 
+FluidDrag FluidDrag::atOrientation(const Mat3& R) const {
+    if (!turnsWithBody) return *this;
+    FluidDrag d = *this;
+    d.translation = R * translationBody.asDiagonal() * R.transpose();
+    d.rotation = R * rotationBody.asDiagonal() * R.transpose();
+    const Mat3 e = R.transpose() * strainRate * R;
+    d.fluidRotationRate = halfVorticity + R * strainCoupling.cwiseProduct(Vec3(e(1, 2), e(0, 2), e(0, 1)));
+    return d;
+}
+
 RelaxationPropagator relaxationPropagator(const Mat3& Q, const Vec3& massPrincipal, const Mat3& D,
                                           const Vec3& u, const Vec3& f, double tau) {
     if (!isFinite(massPrincipal) || !(massPrincipal.minCoeff() > 0.0))

@@ -46,6 +46,30 @@ struct FluidDrag {
     Vec3 fluidVelocity = Vec3::Zero();   // [m/s]
     Mat3 rotation = Mat3::Zero();        // [kg m^2/s]
     Vec3 fluidRotationRate = Vec3::Zero(); // [rad/s]
+
+    // How the drag turns with the body, for particles whose resistance is
+    // not isotropic (turnsWithBody). The tensors above are then those at
+    // the step's starting orientation only; the step re-evaluates them at
+    // each substep's midpoint orientation (atOrientation), so that the
+    // orientation dynamics is second order in the step: with the strain
+    // torque held over the step, a Jeffery orbit drifts first order toward
+    // the shear plane. Body frame, principal axes:
+    //   translation = R diag(translationBody) R^T, rotation likewise,
+    //   fluidRotationRate = halfVorticity + R (strainCoupling o e'(R)),
+    //   e'(R) = (E'_yz, E'_xz, E'_xy) of E' = R^T strainRate R
+    // (hydrodynamics/ResistanceTensors.hpp: torqueFreeRotationRate, with
+    // strainCoupling = Omega^-1 Pi; the half vorticity is a world vector
+    // that does not depend on the orientation).
+    bool turnsWithBody = false;
+    Vec3 translationBody = Vec3::Zero();    // [kg/s]
+    Vec3 rotationBody = Vec3::Zero();       // [kg m^2/s]
+    Vec3 strainCoupling = Vec3::Zero();     // [-]
+    Vec3 halfVorticity = Vec3::Zero();      // [rad/s], world
+    Mat3 strainRate = Mat3::Zero();         // [1/s], world, symmetric
+
+    // The drag at the orientation R (body -> world): the stored tensors when
+    // it does not turn with the body.
+    FluidDrag atOrientation(const Mat3& R) const;
 };
 
 // Solution operator of (1) over tau >= 0. The mass matrix is given by its
