@@ -17,8 +17,9 @@ DragCorrectionModel dragCorrectionModelFromName(const std::string& name) {
     if (name == "stokes") return DragCorrectionModel::stokes;
     if (name == "schillerNaumann") return DragCorrectionModel::schillerNaumann;
     if (name == "hoelzerSommerfeld") return DragCorrectionModel::hoelzerSommerfeld;
+    if (name == "zastawny") return DragCorrectionModel::zastawny;
     throw std::invalid_argument("unknown drag correction '" + name +
-                                "' (valid: stokes, schillerNaumann, hoelzerSommerfeld)");
+                                "' (valid: stokes, schillerNaumann, hoelzerSommerfeld, zastawny)");
 }
 
 const char* dragCorrectionModelName(DragCorrectionModel model) {
@@ -26,6 +27,7 @@ const char* dragCorrectionModelName(DragCorrectionModel model) {
     case DragCorrectionModel::stokes: return "stokes";
     case DragCorrectionModel::schillerNaumann: return "schillerNaumann";
     case DragCorrectionModel::hoelzerSommerfeld: return "hoelzerSommerfeld";
+    case DragCorrectionModel::zastawny: return "zastawny";
     }
     return "?";
 }
@@ -92,12 +94,15 @@ double dragCorrectionFactor(DragCorrectionModel model, double Re, const ShapeFac
     // factor is also the implicit drag coefficient of a coupled step, so it
     // takes its Re -> 0 limit (1 for the sphere laws; Hoelzer-Sommerfeld's
     // Stokes terms for a non-sphere) rather than jumping at zero slip.
-    if (!(Re > 0.0)) {
+    if (!(Re > 0.0) && model != DragCorrectionModel::zastawny) {
         if (model != DragCorrectionModel::hoelzerSommerfeld) return 1.0;
         const double phi = std::min(factors.sphericity, 1.0);
         return (8.0 / std::sqrt(crosswiseSphericity) + 16.0 / std::sqrt(phi)) / 24.0 / stokesForceRatio;
     }
     switch (model) {
+    case DragCorrectionModel::zastawny:
+        throw std::invalid_argument("dragCorrectionFactor: zastawny depends on the angle of incidence "
+                                    "(hydrodynamics/IncidenceForces.hpp)");
     case DragCorrectionModel::stokes: return 1.0;
     case DragCorrectionModel::schillerNaumann:
         return Re <= 1000.0 ? 1.0 + 0.15 * std::pow(Re, 0.687) : 0.44 * Re / 24.0;

@@ -24,15 +24,21 @@
 //                       C_D rho_f |w|^2 pi d_eq^2 / 8; the Stokes tensor gives
 //                       its direction. Fitted to data for Re up to about
 //                       1e5 (their mean deviation about 14 %).
+//   zastawny            drag, lift and pitching torque against the angle of
+//                       incidence from particle-resolved simulations of prolate
+//                       spheroids (Zastawny et al. 2012; IncidenceCorrelation.hpp,
+//                       mapped by IncidenceMapping.hpp, applied by
+//                       IncidenceForces.hpp). Ellipsoid-like shapes only.
 #include "geometry/Superellipsoid.hpp"
 
 #include <string>
 
 namespace sef {
 
-enum class DragCorrectionModel { stokes, schillerNaumann, hoelzerSommerfeld };
+enum class DragCorrectionModel { stokes, schillerNaumann, hoelzerSommerfeld, zastawny };
 
-// From the dictionary name (stokes | schillerNaumann | hoelzerSommerfeld);
+// From the dictionary name (stokes | schillerNaumann | hoelzerSommerfeld |
+// zastawny);
 // throws std::invalid_argument naming the bad name and the valid ones.
 DragCorrectionModel dragCorrectionModelFromName(const std::string& name);
 const char* dragCorrectionModelName(DragCorrectionModel model);

@@ -1,6 +1,7 @@
 #include "hydrodynamics/FluidForces.hpp"
 
 #include "hydrodynamics/EllipsoidResistance.hpp"
+#include "hydrodynamics/IncidenceForces.hpp"
 #include "hydrodynamics/ResistanceCache.hpp"
 
 #include <cmath>
@@ -15,11 +16,36 @@ HydrodynamicShape makeHydrodynamicShape(const Superellipsoid& shape, const Resis
     const bool ellipsoid = shape.eps1() == 1.0 && shape.eps2() == 1.0;
     const ResistanceTensors tensors = ellipsoid ? ellipsoidResistance(h.x(), h.y(), h.z())
                                                 : cachedResistance(shape, options, cacheDirectory).tensors;
-    return {shape, tensors, shapeFactors(shape)};
+    return {shape, tensors, shapeFactors(shape), addedMassCoefficients(shape)};
 }
 
+namespace {
+
+// Whether the drag depends on the orientation: an anisotropic translation or
+// rotation resistance, or a strain torque. Spheres, and cubes by their
+// symmetry, do not (to the tensors' accuracy; an anisotropy of 1e-9 is a
+// relative error of 1e-9 when ignored), and keep the cheaper step.
+bool turnsWithBody(const FluidDrag& d) {
+    const auto anisotropic = [](const Vec3& diagonal) {
+        return diagonal.maxCoeff() - diagonal.minCoeff() > 1e-9 * diagonal.cwiseAbs().maxCoeff();
+    };
+    return anisotropic(d.translationBody) || anisotropic(d.rotationBody) ||
+           d.strainCoupling.cwiseAbs().maxCoeff() > 1e-9;
+}
+
+bool isotropic(const Vec3& v) { return v.x() == v.y() && v.y() == v.z(); }
+
+// R diag(ratio) R^T M for a symmetric M diagonal in the body frame R (the
+// drag tensors): symmetric again, made so to round-off.
+Mat3 scaleBodyDiagonal(const Mat3& M, const Mat3& R, const Vec3& ratio) {
+    const Mat3 scaled = R * ratio.asDiagonal() * R.transpose() * M;
+    return 0.5 * (scaled + scaled.transpose());
+}
+
+} // namespace
+
 ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Quat& q, const Vec3& v, const FluidState& fluid,
-                                const Vec3& gravity, const FluidForceModel& model) {
+                                const Vec3& gravity, const FluidForceModel& model, const Vec3& omega) {
     if (!std::isfinite(fluid.density) || !(fluid.density > 0.0) || !std::isfinite(fluid.dynamicViscosity) ||
         !(fluid.dynamicViscosity > 0.0))
         throw std::invalid_argument("fluidForces: fluid density and viscosity must be finite and positive");
@@ -58,12 +84,25 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Q
         // slip's Re_s = eps Re (VoidageDrag.hpp); crosswise and forceRatio
         // depend on the slip's direction only.
         const double Re = hindered ? fluidFraction * out.reynolds : out.reynolds;
-        out.dragFactor = dragCorrectionFactor(model.dragCorrection, Re, p.factors, crosswise, forceRatio);
+        if (model.dragCorrection == DragCorrectionModel::zastawny) {
+            // drag, lift and pitching torque against the incidence, on the
+            // single-particle law's slip (a voidage law's h then scales f)
+            const IncidenceMapping mapping = incidenceMapping(s);
+            const IncidenceForces inc =
+                incidenceForces(mapping, stokes, R.col(mapping.axis), slip, Re, p.factors.equivalentDiameter,
+                                fluid.density, mu);
+            out.dragFactor = inc.dragFactor;
+            out.liftForce = inc.liftCorrection;
+            out.torque = inc.torque;
+        } else {
+            out.dragFactor = dragCorrectionFactor(model.dragCorrection, Re, p.factors, crosswise, forceRatio);
+        }
         if (hindered) {
             out.voidageFactor = voidageFactor(model.voidage, fluidFraction, Re);
             out.dragFactor *= out.voidageFactor;
         }
         out.drag.translation = out.dragFactor * stokes;
+        out.drag.translationBody = out.dragFactor * M_PI * mu * c * p.tensors.K;
         out.drag.fluidVelocity = fluid.velocity;
     }
     if (model.rotationalDrag) {
@@ -71,6 +110,10 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Q
         const Mat3 gradBody = R.transpose() * fluid.velocityGradient * R;
         const Vec3 rateBody = model.strainTorque ? torqueFreeRotationRate(p.tensors, gradBody) : halfVorticity(gradBody);
         out.drag.fluidRotationRate = R * rateBody;
+        out.drag.rotationBody = M_PI * mu * c * c * c * p.tensors.Omega;
+        if (model.strainTorque) out.drag.strainCoupling = p.tensors.Pi.cwiseQuotient(p.tensors.Omega);
+        out.drag.halfVorticity = halfVorticity(fluid.velocityGradient);
+        out.drag.strainRate = 0.5 * (fluid.velocityGradient + fluid.velocityGradient.transpose());
     }
     const double fluidMass = fluid.density * s.volume();
     if (model.buoyancy) out.force -= fluidMass * gravity;
@@ -79,28 +122,64 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Q
         out.force += out.pressureForce;
     }
     if (model.pressureGradient && !model.pressureFromField) out.coupledForce += fluidMass * fluid.acceleration;
+    out.coupledForce += out.liftForce;
+    Vec3 addedMass = Vec3::Zero(), addedInertia = Vec3::Zero(); // body frame
     if (model.addedMass) {
         if (!(model.addedMassCoefficient >= 0.0) || !std::isfinite(model.addedMassCoefficient))
             throw std::invalid_argument("fluidForces: the added-mass coefficient must be finite and >= 0");
-        out.addedMass = model.addedMassCoefficient * fluidMass;
+        if (model.directionalAddedMass) {
+            addedMass = fluidMass * p.addedMass.translation;
+            addedInertia = fluidMass * p.addedMass.rotation;
+        } else {
+            addedMass.setConstant(model.addedMassCoefficient * fluidMass);
+        }
+        out.addedMass = R * addedMass.asDiagonal() * R.transpose();
         out.coupledForce += out.addedMass * fluid.acceleration;
+        // A turning body turns its added mass: the fluid's impulse -A w
+        // (w = v - u) changes also by -(dA/dt) w, dA/dt = [omega]x A - A [omega]x
+        // (zero for a sphere). Without it the anisotropic A exchanges energy
+        // between the spin and the translation spuriously: a settling
+        // spheroid's pitching oscillation then hardly decays.
+        const Vec3 w = v - fluid.velocity;
+        out.coupledForce += out.addedMass * omega.cross(w) - omega.cross(out.addedMass * w);
     }
     out.force += out.coupledForce;
 
-    // eq. (7) divided by (m + m_a)/m for the step, which knows m only
-    out.massRatio = mass / (mass + out.addedMass);
-    if (out.massRatio != 1.0) {
-        const double r = out.massRatio;
-        out.drag.translation *= r;
-        out.force = r * out.force - (1.0 - r) * mass * gravity;
+    // eq. (7) multiplied by r = m (m I + A)^-1 for the step, which knows m only
+    const Vec3 ratio = addedMass.unaryExpr([mass](double a) { return mass / (mass + a); });
+    if (ratio != Vec3::Ones()) {
+        out.drag.translationBody = out.drag.translationBody.cwiseProduct(ratio);
+        if (isotropic(ratio)) { // (a sphere: the scalar arithmetic, r = m / (m + m_a))
+            const double r = ratio.x();
+            out.massRatio = r * Mat3::Identity();
+            out.drag.translation *= r;
+            out.force = r * out.force - (1.0 - r) * mass * gravity;
+        } else {
+            out.massRatio = R * ratio.asDiagonal() * R.transpose();
+            out.drag.translation = scaleBodyDiagonal(out.drag.translation, R, ratio);
+            out.force = out.massRatio * out.force - (Mat3::Identity() - out.massRatio) * (mass * gravity);
+        }
     }
+    // rotation likewise with the added moment of inertia
+    if (addedInertia != Vec3::Zero()) {
+        const Vec3 inertia = s.principalInertia(mass / s.volume());
+        const Vec3 rotationRatio = inertia.cwiseQuotient(inertia + addedInertia);
+        out.drag.rotationBody = out.drag.rotationBody.cwiseProduct(rotationRatio);
+        out.drag.rotation = scaleBodyDiagonal(out.drag.rotation, R, rotationRatio);
+        out.torque = R * rotationRatio.cwiseProduct(R.transpose() * out.torque);
+    }
+    out.drag.turnsWithBody = turnsWithBody(out.drag);
     return out;
 }
 
 Vec3 momentumToFluid(const ParticleFluidForces& f, double mass, const Vec3& gravity, const Vec3& dragImpulse,
                      double dt, bool held) {
     const Vec3 fluidVelocityChange = held ? Vec3::Zero() : Vec3((dragImpulse + (mass * gravity + f.force) * dt) / mass);
-    return -(dragImpulse / f.massRatio + f.coupledForce * dt - f.addedMass * fluidVelocityChange);
+    // the drag's own impulse: r^-1 = I + A / m times the scaled drag's
+    const Vec3 drag = f.massRatio.isDiagonal(0.0) && isotropic(f.massRatio.diagonal())
+                          ? Vec3(dragImpulse / f.massRatio(0, 0)) // (a sphere: the scalar arithmetic)
+                          : Vec3(dragImpulse + f.addedMass * dragImpulse / mass);
+    return -(drag + f.coupledForce * dt - f.addedMass * fluidVelocityChange);
 }
 
 } // namespace sef

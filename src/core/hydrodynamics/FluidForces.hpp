@@ -7,6 +7,9 @@
 //        hindered drag among other particles: VoidageDrag.hpp)
 //      T = pi mu c^3 R Omega R^T (omega_f - omega)   eq. (21), omega_f the
 //        torque-free rotation rate: half vorticity + Omega^-1 Pi strain (eqs. 22-23)
+//  - with dragCorrection zastawny (IncidenceForces.hpp), f from the drag
+//    against the angle of incidence, plus an explicit lift and pitching
+//    torque held over the step
 //  - an explicit force, constant over the step, eq. (7) with the gravity
 //    term m g left to the step:
 //      buoyancy           -rho_f V g
@@ -19,16 +22,25 @@
 //                         force on its particles (Anderson & Jackson 1967;
 //                         "model A" of Zhou et al. 2010, J. Fluid Mech. 661;
 //                         the voidage laws give the drag of this split)
-//  - added mass, eq. (7): -C_a rho_f V (dv/dt - Du/Dt) with the paper's
-//    sphere coefficient C_a = 1/2 (the fluid's du/dt along the particle
-//    path taken as Du/Dt), so that with m_a = C_a rho_f V
-//      (m + m_a) dv/dt = m g + F + D (u - v),  F = -rho_f V g + (rho_f V + m_a) Du/Dt.
+//  - added mass, eq. (7) with the added-mass tensor A = R diag(m_a,i) R^T
+//    of the shape (hydrodynamics/AddedMass.hpp; the paper's sphere:
+//    m_a = C_a rho_f V, C_a = 1/2): -A (dv/dt - Du/Dt) (the fluid's du/dt
+//    along the particle path taken as Du/Dt), so that
+//      (m I + A) dv/dt = m g + F + D (u - v),
+//      F = -rho_f V g + (rho_f V I + A) Du/Dt - (dA/dt)(v - u),
+//    the last term because A turns with the body.
 //    The DEM step integrates m dv/dt = m g + F' + D' (u - v) with the
 //    particle mass m (its collisions use m, as in paper 001 sec. 4), so the
-//    same equation is handed to it divided by (m + m_a)/m:
-//      D' = r D,  F' = r F - (1 - r) m g,  r = m / (m + m_a)   (massRatio).
-//    Rotation has no added inertia here (the paper's eq. 14-16 neither).
+//    same equation is handed to it multiplied by r = m (m I + A)^-1:
+//      D' = r D,  F' = r F - (I - r) m g                        (massRatio).
+//    r, A and the drag tensors are all diagonal in the body frame, so D'
+//    stays symmetric. Rotation likewise with the added moment of inertia
+//    I_a: the rotational drag and the torque are multiplied by
+//    I (I + I_a)^-1 (body frame). The free rotation between them keeps the
+//    particle's own inertia, and the Munk moment (the potential-flow torque
+//    of an ellipsoid translating obliquely) is not included.
 #include "kinematics/LinearRelaxation.hpp" // FluidDrag
+#include "hydrodynamics/AddedMass.hpp"
 #include "hydrodynamics/DragCorrection.hpp"
 #include "hydrodynamics/VoidageDrag.hpp"
 #include "hydrodynamics/ResistanceTensors.hpp"
@@ -59,6 +71,10 @@ struct FluidForceModel {
     bool buoyancy = true;
     bool pressureGradient = true;
     bool addedMass = true;
+    // true: the shape's own added mass and added moment of inertia, per
+    // body axis (hydrodynamics/AddedMass.hpp; a sphere's is C_a = 1/2);
+    // false: the isotropic C_a below for translation, no added inertia
+    bool directionalAddedMass = true;
     double addedMassCoefficient = 0.5; // C_a (paper 001 eq. 7: 1/2, the sphere's)
     // pressureGradient as -V grad p, its reaction in the fluid equations'
     // -alphac grad p (not in coupledForce); false: rho_f V Du/Dt
@@ -71,6 +87,7 @@ struct HydrodynamicShape {
     Superellipsoid shape;
     ResistanceTensors tensors;
     ShapeFactors factors;
+    AddedMassCoefficients addedMass; // (default: the sphere's)
 };
 
 // The constants of one shape: the exact tensors of an ellipsoid (eps1 = eps2
@@ -83,8 +100,10 @@ HydrodynamicShape makeHydrodynamicShape(const Superellipsoid& shape, const Resis
 struct ParticleFluidForces {
     FluidDrag drag;                 // for dem::ParticleSystem::fluidDrag (D' = r D)
     Vec3 force = Vec3::Zero();      // for dem::ParticleSystem::externalForce (F', above) [N]
-    double massRatio = 1;           // r = m / (m + m_a)
-    double addedMass = 0;           // m_a [kg]
+    // r = m (m I + A)^-1 and the added mass A = R diag(m_a,i) R^T [kg]
+    // (world; both isotropic for a sphere: r = m / (m + m_a))
+    Mat3 massRatio = Mat3::Identity();
+    Mat3 addedMass = Mat3::Zero();
     // The explicit forces whose reaction the fluid takes, unscaled:
     // (rho_f V + m_a) Du/Dt, or m_a Du/Dt with pressureFromField (buoyancy's
     // and -V grad p's reactions are the pressure field's, not the source's) [N]
@@ -92,6 +111,13 @@ struct ParticleFluidForces {
     // -V grad p with pressureFromField (in force, its reaction in the fluid
     // equations' -alphac grad p), unscaled [N]
     Vec3 pressureForce = Vec3::Zero();
+    // With dragCorrection zastawny (IncidenceForces.hpp): the lift less what
+    // the scaled drag tensor gives normal to the slip (in force and
+    // coupledForce), and the pitching torque, for
+    // dem::ParticleSystem::externalTorque (held over the step; its reaction
+    // is not returned to the fluid, as the rotational drag's is not) [N, N m]
+    Vec3 liftForce = Vec3::Zero();
+    Vec3 torque = Vec3::Zero();
     double reynolds = 0;            // Re_p = rho_f |u - v| d_eq / mu (interstitial, also with a voidage law)
     double dragFactor = 1;          // f of the drag correction (with a voidage law: g = f(eps Re_p) h)
     double voidageFactor = 1;       // h of the voidage law (VoidageDrag.hpp)
@@ -100,10 +126,13 @@ struct ParticleFluidForces {
 // Throws std::invalid_argument for a non-positive or non-finite fluid
 // density or viscosity and non-finite state, and with a voidage law for a
 // fluid fraction outside (0, 1].
-// particleMass: m of the particle (density times volume).
+// particleMass: m of the particle (density times volume); angularVelocity:
+// its spin (world), for the added-mass tensor's turning term
+// -(dA/dt)(v - u) (AddedMass.hpp; zero for a sphere or a body at rest).
 ParticleFluidForces fluidForces(const HydrodynamicShape& particle, double particleMass, const Quat& orientation,
                                 const Vec3& velocity,
-                                const FluidState& fluid, const Vec3& gravity, const FluidForceModel& model);
+                                const FluidState& fluid, const Vec3& gravity, const FluidForceModel& model,
+                                const Vec3& angularVelocity = Vec3::Zero());
 
 // The momentum [N s] the particle gave the fluid over a step of length dt
 // (two-way coupling), from what the step reports: dragImpulse (the

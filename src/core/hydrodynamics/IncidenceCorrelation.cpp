@@ -92,7 +92,7 @@ IncidenceCoefficients incidenceCoefficients(IncidenceShape shape, double Re, dou
         // Creeping-flow extension (header): C ~ 1/Re below the data.
         IncidenceCoefficients at = fitted(k, incidenceReynoldsMin, alpha);
         const double scale = incidenceReynoldsMin / Re;
-        return {at.drag * scale, at.lift * scale, at.torque * scale};
+        return {at.drag * scale, at.lift * scale, at.torque};
     }
     return fitted(k, std::min(Re, incidenceReynoldsMax), alpha);
 }

@@ -51,11 +51,14 @@
 // Against independent lattice-Boltzmann data for the 2.5 spheroid at Re = 300
 // (tested) drag and lift agree within 5 %, the pitching torque within 20 %.
 // Outside that range in Re (the shape range is the mapping's, below):
-//   Re < 0.1  Stokes extrapolation: every coefficient is its Re = 0.1 value
-//             times 0.1 / Re, i.e. force and torque stay linear in |w| as in
+//   Re < 0.1  Stokes extrapolation: C_D and C_L are their Re = 0.1 values
+//             times 0.1 / Re, i.e. the force stays linear in |w| as in
 //             creeping flow, and the angular dependence is frozen. The power
 //             laws themselves are not Stokes-like there (a4 = 1.05 for the
 //             2.5 ellipsoid: drag would grow faster than linearly in 1/Re).
+//             C_T keeps its Re = 0.1 value: the pitching torque is an
+//             inertial effect (a fore-aft symmetric body feels none in
+//             Stokes flow), so it falls with |w|^2, faster than the drag.
 //   Re > 300  clamped: the coefficients keep their Re = 300 values. In the
 //             Newton regime coefficients vary slowly; the fitted power laws
 //             would instead drift (C_D,90 -> 0, lift exponents growing).

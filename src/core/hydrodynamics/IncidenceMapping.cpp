@@ -13,6 +13,9 @@ namespace {
 // Relative slack at the exact sphere and at the last node (2.5): rounding in
 // the half-axes must not flip a sphere into a spheroid or refuse a 2.5.
 constexpr double kRoundoff = 1e-9;
+// Above the last node: half-axes are typed with 4-6 digits (9.21e-4 over
+// 3.684e-4 is 2.5000 + 4e-5), so 2.5 within 1e-3 counts as 2.5.
+constexpr double kLastNodeSlack = 1e-3;
 
 IncidenceCoefficients blend(const IncidenceCoefficients& p, const IncidenceCoefficients& q, double t) {
     // (1 - t) p + t q rather than p + t (q - p): exact at both nodes.
@@ -70,7 +73,7 @@ IncidenceCoefficients incidenceCoefficients(const IncidenceMapping& mapping, dou
     }
     const double r = mapping.aspectRatio;
     const double rMax = incidenceAspectRatio(IncidenceShape::prolate2p5);
-    if (!std::isfinite(r) || !(r >= 1.0) || r > rMax * (1.0 + kRoundoff))
+    if (!std::isfinite(r) || !(r >= 1.0) || r > rMax * (1.0 + kLastNodeSlack))
         throw std::invalid_argument("incidenceCoefficients: prolate aspect ratio " + std::to_string(r) +
                                     " outside [1, 2.5], the range of the data");
     const double lnNode = std::log(incidenceAspectRatio(IncidenceShape::prolate1p25));

@@ -35,7 +35,8 @@
 //                          the 1.25 fit lies below the sphere's drag (22.9 vs
 //                          27.6 at Re = 1), the fit's error, not physics.
 //   prolate, r > 2.5       std::invalid_argument: beyond the data (2.5 within
-//                          a relative 1e-9 counts as 2.5).
+//                          a relative 1e-3 counts as 2.5: half-axes
+//                          typed with a few digits).
 //   oblate                 std::invalid_argument: no oblate coefficients could
 //                          be verified (Sanjeevi et al. 2018's 0.4 spheroid
 //                          was not found), and none are guessed.

@@ -120,11 +120,13 @@ TEST(IncidenceCorrelation, ReynoldsExtensionIsStokesBelowAndClampedAbove) {
     for (IncidenceShape shape : kShapes)
         for (double alpha : {0.0, 20 * kDeg, 70 * kDeg, M_PI_2}) {
             const IncidenceCoefficients low = incidenceCoefficients(shape, incidenceReynoldsMin, alpha);
-            // C ~ 1/Re below the data: force linear in the slip
+            // C_D, C_L ~ 1/Re below the data: force linear in the slip
             for (double Re : {1e-6, 1e-3, 0.05}) {
                 const IncidenceCoefficients k = incidenceCoefficients(shape, Re, alpha);
                 expectRelative(k.drag * Re, low.drag * incidenceReynoldsMin, 1e-13);
                 EXPECT_NEAR(k.lift * Re, low.lift * incidenceReynoldsMin, 1e-13 * low.drag * incidenceReynoldsMin);
+                // the torque, inertial, falls with |w|^2: C_T held
+                EXPECT_EQ(k.torque, low.torque);
             }
             // continuous at both ends
             const IncidenceCoefficients justBelow =
@@ -180,6 +182,12 @@ TEST(IncidenceMapping, ClassifiesSuperellipsoids) {
     EXPECT_THROW(incidenceMapping(Superellipsoid(2.5, 1.0, 1.0, 1.0, 1.2)), std::invalid_argument);
     EXPECT_THROW(incidenceCoefficients(incidenceMapping(Superellipsoid(3.0, 1.0, 1.0, 1.0, 1.0)), 10.0, 0.3),
                  std::invalid_argument);
+    EXPECT_THROW(incidenceCoefficients(incidenceMapping(Superellipsoid(2.504, 1.0, 1.0, 1.0, 1.0)), 10.0, 0.3),
+                 std::invalid_argument);
+    // 2.5 typed with a few digits is 2.5 (also 2.50005)
+    const IncidenceCoefficients typed = incidenceCoefficients(incidenceMapping(Superellipsoid(9.2102e-4, 3.684e-4, 3.684e-4, 1.0, 1.0)), 10.0,
+                                                                0.3); // 2.50005
+    EXPECT_DOUBLE_EQ(typed.drag, incidenceCoefficients(IncidenceShape::prolate2p5, 10.0, 0.3).drag);
 }
 
 // The acceptance prolate and the sphere reproduce the node values exactly.

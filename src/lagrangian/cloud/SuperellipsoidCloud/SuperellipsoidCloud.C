@@ -218,7 +218,8 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
                 (
                     settings_.hydrodynamics[p.shapeType()],
                     settings_.types.types[p.shapeType()].mass, system_.orientation[k],
-                    system_.velocity[k], fluid, g, settings_.forces
+                    system_.velocity[k], fluid, g, settings_.forces,
+                    system_.angularVelocity[k]
                 );
             }
             catch (const std::exception& err)
@@ -229,6 +230,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             }
             system_.fluidDrag[k] = f.drag;
             system_.externalForce[k] = f.force;
+            system_.externalTorque[k] = f.torque;
             maxRe = max(maxRe, f.reynolds);
             // drag pulls toward the fluid's velocity, never beyond it
             maxSpeed = max(maxSpeed, fluid.velocity.norm());

@@ -5,6 +5,7 @@ Description
 #include "superellipsoidCloudSettings.H"
 #include "error.H"
 #include "particleVolumeFraction.H"
+#include "hydrodynamics/IncidenceMapping.hpp"
 
 #include <cstdlib>
 #include <stdexcept>
@@ -86,6 +87,9 @@ sef::FluidForceModel readForces(const dictionary& dict)
     m.buoyancy = dict.lookupOrDefault<bool>("buoyancy", true);
     m.pressureGradient = dict.lookupOrDefault<bool>("pressureGradient", true);
     m.addedMass = dict.lookupOrDefault<bool>("addedMass", true);
+    // Given: an isotropic C_a for every shape; otherwise each shape's own
+    // added mass and inertia per body axis (a sphere's C_a = 1/2)
+    m.directionalAddedMass = !dict.found("addedMassCoefficient");
     m.addedMassCoefficient = dict.lookupOrDefault<scalar>("addedMassCoefficient", 0.5);
     if (!(m.addedMassCoefficient >= 0 && m.addedMassCoefficient <= 10))
     {
@@ -237,6 +241,24 @@ Foam::superellipsoidCloudSettings Foam::readSuperellipsoidCloudSettings
         (
             hydrodynamicShape(typesDict.subDict(s.types.names[i]), s.types.types[i].shape, options)
         );
+        // The incidence correlation covers ellipsoid-like shapes only: say
+        // which type it cannot take before the run starts
+        if (s.forces.dragCorrection == sef::DragCorrectionModel::zastawny)
+        {
+            try
+            {
+                // (the coefficients refuse what the mapping only classifies)
+                sef::incidenceCoefficients(sef::incidenceMapping(s.types.types[i].shape), 1.0, 0.0);
+            }
+            catch (const std::invalid_argument& err)
+            {
+                badEntry
+                (
+                    forcesDict, "dragCorrection",
+                    "zastawny cannot take particle type '" + s.types.names[i] + "': " + err.what()
+                );
+            }
+        }
     }
 
     readVolumeFraction(cloudProperties.subDict("solution"), s);
