@@ -65,7 +65,8 @@ void DemEngine::Impl::holdBody(std::size_t i, double h) {
 // body k (kinematics/LinearRelaxation.hpp) at the orientation R:
 // M dv/dt = m g + F + D (u - v) and I_w dw/dt = R (w_f - w). A drag that
 // does not turn with the body is set up once per step (gatherBodies, R at
-// the start of the step); one that does, at every substep (beginBody).
+// the start of the step); one that does, at every substep (beginBody:
+// setUpTurningDrag).
 void DemEngine::Impl::setUpDrag(std::size_t k, double h, const Mat3& R) {
     const RigidBodyState& b = bodies[k];
     const FluidDrag d = drag[k].atOrientation(R);
@@ -97,16 +98,21 @@ void DemEngine::Impl::setUpDrag(std::size_t k, double h, const Mat3& R) {
 void DemEngine::Impl::setUpTurningDrag(std::size_t i, double h) {
     const RigidBodyState& b = bodies[i];
     const Mat3 R = advanceOrientation(b.orientation, b.angularVelocity, 0.5 * h).toRotationMatrix();
-    setUpDrag(i, h, R); // the drag at the midpoint, no torque
-    const Vec3 w = kickR[i].apply(b.angularVelocity);
-    kickTorque[i] = torque[i] - w.cross(inertiaWorld[i] * w);
-    const FluidDrag d = drag[i].atOrientation(R);
+    // the drag at the midpoint, no torque yet; mass and drag share the
+    // body's axes (kinematics/LinearRelaxation.hpp: coaxialRelaxationPropagator)
+    const FluidDrag& d = drag[i];
     try {
-        kickR[i] = relaxationPropagator(R, b.principalInertia, d.rotation, d.fluidRotationRate, kickTorque[i],
-                                        0.5 * h);
+        kickT[i] = coaxialRelaxationPropagator(R, Vec3::Constant(b.mass), d.translationBody, d.fluidVelocity,
+                                               b.mass * settings.gravity + force[i], 0.5 * h);
+        kickR[i] = coaxialRelaxationPropagator(R, b.principalInertia, d.rotationBody, d.fluidRotationRateAt(R),
+                                               Vec3::Zero(), 0.5 * h);
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument("DEM step: fluid drag of particle id " + std::to_string(ids[i]) + ": " + e.what());
     }
+    inertiaWorld[i] = R * b.principalInertia.asDiagonal() * R.transpose();
+    const Vec3 w = kickR[i].apply(b.angularVelocity);
+    kickTorque[i] = torque[i] - w.cross(inertiaWorld[i] * w);
+    kickR[i].offset += kickR[i].response * kickTorque[i]; // the same kick with the torque
 }
 
 // The rotation of the drift for every body: Euler's equations by the

@@ -12,9 +12,36 @@ FluidDrag FluidDrag::atOrientation(const Mat3& R) const {
     FluidDrag d = *this;
     d.translation = R * translationBody.asDiagonal() * R.transpose();
     d.rotation = R * rotationBody.asDiagonal() * R.transpose();
-    const Mat3 e = R.transpose() * strainRate * R;
-    d.fluidRotationRate = halfVorticity + R * strainCoupling.cwiseProduct(Vec3(e(1, 2), e(0, 2), e(0, 1)));
+    d.fluidRotationRate = fluidRotationRateAt(R);
     return d;
+}
+
+Vec3 FluidDrag::fluidRotationRateAt(const Mat3& R) const {
+    if (!turnsWithBody) return fluidRotationRate;
+    const Mat3 e = R.transpose() * strainRate * R;
+    return halfVorticity + R * strainCoupling.cwiseProduct(Vec3(e(1, 2), e(0, 2), e(0, 1)));
+}
+
+RelaxationPropagator coaxialRelaxationPropagator(const Mat3& Q, const Vec3& massPrincipal, const Vec3& dragPrincipal,
+                                                 const Vec3& u, const Vec3& f, double tau) {
+    if (!isFinite(massPrincipal) || !(massPrincipal.minCoeff() > 0.0))
+        throw std::invalid_argument("relaxationPropagator: mass must be finite and positive");
+    if (!isFinite(dragPrincipal) || !(dragPrincipal.minCoeff() >= 0.0) || !isFinite(u) || !isFinite(f) ||
+        !isFinite(Q))
+        throw std::invalid_argument("relaxationPropagator: resistance must be finite and >= 0, fluid velocity and "
+                                    "force finite");
+    if (!std::isfinite(tau) || tau < 0.0) throw std::invalid_argument("relaxationPropagator: tau must be >= 0");
+    Vec3 decay, phiOverMass;
+    for (int k = 0; k < 3; ++k) {
+        const double lambda = dragPrincipal[k] / massPrincipal[k], x = lambda * tau;
+        decay[k] = std::exp(-x);
+        phiOverMass[k] = (x > 1e-300 ? -std::expm1(-x) / lambda : tau) / massPrincipal[k];
+    }
+    RelaxationPropagator p;
+    p.transition = Q * decay.asDiagonal() * Q.transpose();
+    p.response = Q * phiOverMass.asDiagonal() * Q.transpose();
+    p.offset = Q * ((Vec3::Ones() - decay).cwiseProduct(Q.transpose() * u) + phiOverMass.cwiseProduct(Q.transpose() * f));
+    return p;
 }
 
 RelaxationPropagator relaxationPropagator(const Mat3& Q, const Vec3& massPrincipal, const Mat3& D,
@@ -36,6 +63,7 @@ RelaxationPropagator relaxationPropagator(const Mat3& Q, const Vec3& massPrincip
     RelaxationPropagator p;
     if (scale == 0.0) { // no drag: a plain kick, v += tau M^-1 f
         p.offset = tau * (Q * (Q.transpose() * f).cwiseQuotient(massPrincipal));
+        p.response = tau * (Q * massPrincipal.cwiseInverse().asDiagonal() * Q.transpose());
         return p;
     }
     const Mat3 S = invRoot * (0.5 * (D + D.transpose())) * invRoot;
@@ -54,6 +82,7 @@ RelaxationPropagator relaxationPropagator(const Mat3& Q, const Vec3& massPrincip
     p.transition = left * decay.asDiagonal() * right * root;
     const Vec3 oneMinus = (Vec3::Ones() - decay);
     p.offset = left * (oneMinus.asDiagonal() * (right * (root * u)) + phi.asDiagonal() * (right * (invRoot * f)));
+    p.response = left * phi.asDiagonal() * right * invRoot;
     return p;
 }
 

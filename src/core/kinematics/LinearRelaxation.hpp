@@ -28,6 +28,9 @@ namespace sef {
 struct RelaxationPropagator {
     Mat3 transition = Mat3::Identity();
     Vec3 offset = Vec3::Zero();
+    // Phi of the solution below: a further constant force df moves the
+    // offset by response df (no new decomposition needed).
+    Mat3 response = Mat3::Zero();
 
     Vec3 apply(const Vec3& v) const { return transition * v + offset; }
 };
@@ -70,6 +73,8 @@ struct FluidDrag {
     // The drag at the orientation R (body -> world): the stored tensors when
     // it does not turn with the body.
     FluidDrag atOrientation(const Mat3& R) const;
+    // Its torque-free rotation rate alone at R (turnsWithBody).
+    Vec3 fluidRotationRateAt(const Mat3& R) const;
 };
 
 // Solution operator of (1) over tau >= 0. The mass matrix is given by its
@@ -80,5 +85,14 @@ struct FluidDrag {
 // tau < 0.
 RelaxationPropagator relaxationPropagator(const Mat3& Q, const Vec3& massPrincipal, const Mat3& D,
                                           const Vec3& u, const Vec3& f, double tau);
+
+// The same when D shares the principal axes of M, D = Q diag(dragPrincipal)
+// Q^T (a drag that turns with the body: both diagonal in its frame). Then
+// S = Q diag(d / m) Q^T is already decomposed:
+//   E = Q diag(exp(-d tau / m)) Q^T,  Phi = Q diag(phi / m) Q^T,
+// without the eigen-solver (the solvers build these at every substep).
+// Throws like relaxationPropagator, also for a negative dragPrincipal.
+RelaxationPropagator coaxialRelaxationPropagator(const Mat3& Q, const Vec3& massPrincipal, const Vec3& dragPrincipal,
+                                                 const Vec3& u, const Vec3& f, double tau);
 
 } // namespace sef

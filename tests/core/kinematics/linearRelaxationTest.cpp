@@ -124,3 +124,45 @@ TEST(LinearRelaxation, BadInputIsRejected) {
     EXPECT_THROW(relaxationPropagator(I, Vec3::Ones(), I, Vec3(NAN, 0, 0), Vec3::Zero(), 1.0), std::invalid_argument);
     EXPECT_THROW(relaxationPropagator(I, Vec3::Ones(), I, Vec3::Zero(), Vec3::Zero(), -1.0), std::invalid_argument);
 }
+
+TEST(LinearRelaxation, ResponseAddsAForceWithoutANewDecomposition) {
+    // The step adds the gyroscopic torque of a turning drag to a propagator
+    // built without it: offset + response f must be the propagator with f.
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> x(-1.0, 1.0);
+    for (int trial = 0; trial < 20; ++trial) {
+        const Mat3 Q = randomRotation(rng);
+        const Vec3 mass(1.0 + x(rng) * 0.5, 2.0, 0.7);
+        const Mat3 D = trial % 5 == 0 ? Mat3(Mat3::Zero()) : randomSpd(rng, 1e-3, 50.0); // also no drag
+        const Vec3 u(x(rng), x(rng), x(rng)), f(x(rng), x(rng), x(rng));
+        const double tau = 0.1;
+        const RelaxationPropagator without = relaxationPropagator(Q, mass, D, u, Vec3::Zero(), tau);
+        const RelaxationPropagator with = relaxationPropagator(Q, mass, D, u, f, tau);
+        EXPECT_LT((without.offset + without.response * f - with.offset).norm(), 1e-14 * (1.0 + with.offset.norm()))
+            << trial;
+        EXPECT_EQ(without.response, with.response);
+    }
+}
+
+TEST(LinearRelaxation, CoaxialPropagatorIsTheGeneralOne) {
+    // Mass and drag diagonal in the same frame Q: the closed form without
+    // the eigen-solver equals the general solution.
+    std::mt19937 rng(12);
+    std::uniform_real_distribution<double> x(-1.0, 1.0), pos(0.01, 40.0);
+    for (int trial = 0; trial < 20; ++trial) {
+        const Mat3 Q = randomRotation(rng);
+        const Vec3 mass(pos(rng), pos(rng), pos(rng));
+        const Vec3 drag = trial % 4 == 0 ? Vec3(0.0, pos(rng), pos(rng)) : Vec3(pos(rng), pos(rng), pos(rng));
+        const Vec3 u(x(rng), x(rng), x(rng)), f(x(rng), x(rng), x(rng));
+        const double tau = 0.3;
+        const RelaxationPropagator general =
+            relaxationPropagator(Q, mass, Q * drag.asDiagonal() * Q.transpose(), u, f, tau);
+        const RelaxationPropagator coaxial = coaxialRelaxationPropagator(Q, mass, drag, u, f, tau);
+        EXPECT_LT((general.transition - coaxial.transition).norm(), 1e-12) << trial;
+        EXPECT_LT((general.offset - coaxial.offset).norm(), 1e-12 * (1.0 + general.offset.norm())) << trial;
+        EXPECT_LT((general.response - coaxial.response).norm(), 1e-12 * (1.0 + general.response.norm())) << trial;
+    }
+    EXPECT_THROW(coaxialRelaxationPropagator(Mat3::Identity(), Vec3::Ones(), Vec3(-1, 1, 1), Vec3::Zero(),
+                                             Vec3::Zero(), 1.0),
+                 std::invalid_argument);
+}
