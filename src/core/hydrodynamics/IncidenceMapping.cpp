@@ -38,23 +38,15 @@ IncidenceMapping incidenceMapping(const Superellipsoid& shape) {
 
     IncidenceMapping m;
     if (hi / lo <= 1.0 + kRoundoff) return m; // sphere
-    if (mid / lo <= hi / mid) {
-        if (mid / lo > 1.0 + incidenceAxisTolerance)
-            throw std::invalid_argument("incidenceMapping: triaxial half-axes (" + std::to_string(hi) + ", " +
-                                        std::to_string(mid) + ", " + std::to_string(lo) +
-                                        "): neither pair within 10 % of each other");
-        m.shapeClass = IncidenceClass::prolate;
-        m.aspectRatio = hi / std::sqrt(mid * lo);
-        m.axis = order[0];
-    } else {
-        if (hi / mid > 1.0 + incidenceAxisTolerance)
-            throw std::invalid_argument("incidenceMapping: triaxial half-axes (" + std::to_string(hi) + ", " +
-                                        std::to_string(mid) + ", " + std::to_string(lo) +
-                                        "): neither pair within 10 % of each other");
-        m.shapeClass = IncidenceClass::oblate;
-        m.aspectRatio = lo / std::sqrt(hi * mid);
-        m.axis = order[2];
-    }
+    // the closer pair of half-axes is the equator, the third the axis
+    const bool prolate = mid / lo <= hi / mid;
+    if ((prolate ? mid / lo : hi / mid) > 1.0 + incidenceAxisTolerance)
+        throw std::invalid_argument("incidenceMapping: triaxial half-axes (" + std::to_string(hi) + ", " +
+                                    std::to_string(mid) + ", " + std::to_string(lo) +
+                                    "): neither pair within 10 % of each other");
+    m.shapeClass = prolate ? IncidenceClass::prolate : IncidenceClass::oblate;
+    m.aspectRatio = prolate ? hi / std::sqrt(mid * lo) : lo / std::sqrt(hi * mid);
+    m.axis = prolate ? order[0] : order[2];
     return m;
 }
 
