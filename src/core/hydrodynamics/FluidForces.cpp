@@ -89,17 +89,17 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Q
             // single-particle law's slip (a voidage law's h then scales f)
             const IncidenceMapping mapping = incidenceMapping(s);
             const IncidenceForces inc =
-                incidenceForces(mapping, stokes, R.col(mapping.axis), slip, Re, p.factors.equivalentDiameter,
-                                fluid.density, mu);
+                incidenceForces(mapping, stokes, R.col(mapping.axis), slip, Re, p.factors.equivalentDiameter, mu);
             out.dragFactor = inc.dragFactor;
             out.liftForce = inc.liftCorrection;
             out.torque = inc.torque;
         } else {
             out.dragFactor = dragCorrectionFactor(model.dragCorrection, Re, p.factors, crosswise, forceRatio);
         }
-        if (hindered) {
+        if (hindered) { // (drag and the correlation's lift are one force; the torque stays the single particle's)
             out.voidageFactor = voidageFactor(model.voidage, fluidFraction, Re);
             out.dragFactor *= out.voidageFactor;
+            out.liftForce *= out.voidageFactor;
         }
         out.drag.translation = out.dragFactor * stokes;
         out.drag.translationBody = out.dragFactor * M_PI * mu * c * p.tensors.K;

@@ -5,7 +5,7 @@
 namespace sef {
 
 IncidenceForces incidenceForces(const IncidenceMapping& mapping, const Mat3& stokes, const Vec3& axis,
-                                const Vec3& slip, double Re, double dEq, double rho, double mu) {
+                                const Vec3& slip, double Re, double dEq, double mu) {
     IncidenceForces out;
     if (!(Re > 0.0)) {
         // Below the data C_D Re is constant (IncidenceCorrelation.hpp; the
@@ -23,7 +23,9 @@ IncidenceForces incidenceForces(const IncidenceMapping& mapping, const Mat3& sto
     const double speed = slip.norm();
     const Vec3 stokesForce = stokes * slip;
     out.dragFactor = out.coefficients.drag * Re * M_PI * mu * dEq * speed / (8.0 * dir.drag.dot(stokesForce));
-    const double dynamicPressureArea = 0.5 * rho * speed * speed * 0.25 * M_PI * dEq * dEq;
+    // rho |w|^2 / 2 written as Re mu |w| / (2 d_eq): with a voidage law Re
+    // is the superficial Re_s, and lift and torque scale like the drag
+    const double dynamicPressureArea = 0.5 * (Re * mu / dEq) * speed * 0.25 * M_PI * dEq * dEq;
     const Vec3 tensorLateral = out.dragFactor * (stokesForce - dir.drag.dot(stokesForce) * dir.drag);
     out.liftCorrection = out.coefficients.lift * dynamicPressureArea * dir.lift - tensorLateral;
     out.torque = out.coefficients.torque * dynamicPressureArea * 0.5 * dEq * dir.torque;

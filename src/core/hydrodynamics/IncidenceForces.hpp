@@ -36,9 +36,11 @@ struct IncidenceForces {
 // (alpha = 0), since f is also the implicit drag coefficient of a coupled
 // step and should not jump there.
 // stokesTensor: pi mu c R K R^T [kg/s]; axisWorld: the mapped symmetry axis
-// R e_axis; reynolds: rho |w| d_eq / mu.
+// R e_axis; reynolds: rho |w| d_eq / mu (with a voidage law the superficial
+// Re_s = eps Re: every term then takes the single-particle law at Re_s, as
+// the drag corrections do, VoidageDrag.hpp).
 IncidenceForces incidenceForces(const IncidenceMapping& mapping, const Mat3& stokesTensor, const Vec3& axisWorld,
-                                const Vec3& slip, double reynolds, double equivalentDiameter, double density,
+                                const Vec3& slip, double reynolds, double equivalentDiameter,
                                 double dynamicViscosity);
 
 } // namespace sef

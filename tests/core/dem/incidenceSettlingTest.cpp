@@ -75,6 +75,32 @@ TEST(IncidenceForces, HeldParticleFeelsTheCorrelationsDragLiftAndTorque) {
         }
 }
 
+TEST(IncidenceForces, AVoidageLawHindersDragAndLiftAtTheSuperficialSlip) {
+    // As for the other corrections (VoidageDrag.hpp): at fluid fraction eps
+    // the force is h / eps times the single particle's at the superficial
+    // slip eps w (drag and lift: one force); the torque is the single
+    // particle's at Re_s, scaled to the interstitial slip's 1 / eps.
+    const Superellipsoid s = prolate();
+    const HydrodynamicShape hydro = makeHydrodynamicShape(s);
+    FluidForceModel single = incidenceModel();
+    single.buoyancy = single.pressureGradient = single.addedMass = false;
+    FluidForceModel dense = single;
+    dense.voidage = VoidageModel::diFelice;
+    const double eps = 0.6;
+    const Quat q(Eigen::AngleAxisd(0.5, Vec3(0.3, 1, 0.2).normalized()));
+    const Vec3 w(0.05, -0.01, 0.02);
+    FluidState interstitial = water(w);
+    interstitial.fluidFraction = eps;
+    const ParticleFluidForces h = fluidForces(hydro, 1e-6, q, Vec3::Zero(), interstitial, Vec3::Zero(), dense);
+    const ParticleFluidForces one = fluidForces(hydro, 1e-6, q, Vec3::Zero(), water(eps * w), Vec3::Zero(), single);
+    const double factor = h.voidageFactor / eps;
+    const Vec3 force = h.drag.translation * w + h.force, oneForce = one.drag.translation * (eps * w) + one.force;
+    EXPECT_GT(h.voidageFactor, 1.5); // hindered
+    EXPECT_LT((force - factor * oneForce).norm(), 1e-12 * force.norm());
+    EXPECT_LT((h.torque - one.torque / eps).norm(), 1e-12 * h.torque.norm());
+    EXPECT_GT(h.liftForce.norm(), 1e-3 * force.norm()); // the lift is in it
+}
+
 TEST(IncidenceForces, ZeroSlipTakesTheLowReynoldsLimit) {
     // f is also the implicit drag of a coupled step: no jump at zero slip.
     const Superellipsoid s = prolate();
