@@ -29,7 +29,7 @@ IncidenceMapping incidenceMapping(const Superellipsoid& shape) {
     if (std::fabs(shape.eps1() - 1.0) > incidenceEpsTolerance || std::fabs(shape.eps2() - 1.0) > incidenceEpsTolerance)
         throw std::invalid_argument("incidenceMapping: eps1 = " + std::to_string(shape.eps1()) +
                                     ", eps2 = " + std::to_string(shape.eps2()) +
-                                    " not within 0.1 of 1: the correlation is for ellipsoids");
+                                    " not within 0.1 of 1: the correlation is for ellipsoids (hoelzerSommerfeld takes any shape)");
     // Sort the body axes by half-axis: order[0] largest, order[2] smallest.
     const Vec3 h = shape.halfAxes();
     std::array<int, 3> order = {0, 1, 2};
@@ -43,7 +43,7 @@ IncidenceMapping incidenceMapping(const Superellipsoid& shape) {
     if ((prolate ? mid / lo : hi / mid) > 1.0 + incidenceAxisTolerance)
         throw std::invalid_argument("incidenceMapping: triaxial half-axes (" + std::to_string(hi) + ", " +
                                     std::to_string(mid) + ", " + std::to_string(lo) +
-                                    "): neither pair within 10 % of each other");
+                                    "): neither pair within 10 % of each other (hoelzerSommerfeld takes any shape)");
     m.shapeClass = prolate ? IncidenceClass::prolate : IncidenceClass::oblate;
     m.aspectRatio = prolate ? hi / std::sqrt(mid * lo) : lo / std::sqrt(hi * mid);
     m.axis = prolate ? order[0] : order[2];
@@ -60,14 +60,14 @@ IncidenceCoefficients incidenceCoefficients(const IncidenceMapping& mapping, dou
     case IncidenceClass::oblate:
         throw std::invalid_argument("incidenceCoefficients: oblate-like shape (aspect ratio " +
                                     std::to_string(mapping.aspectRatio) +
-                                    "): no oblate coefficients are available (none could be verified)");
+                                    "): the correlation has prolate spheroids only (hoelzerSommerfeld takes any shape)");
     case IncidenceClass::prolate: break;
     }
     const double r = mapping.aspectRatio;
     const double rMax = incidenceAspectRatio(IncidenceShape::prolate2p5);
     if (!std::isfinite(r) || !(r >= 1.0) || r > rMax * (1.0 + kLastNodeSlack))
         throw std::invalid_argument("incidenceCoefficients: prolate aspect ratio " + std::to_string(r) +
-                                    " outside [1, 2.5], the range of the data");
+                                    " outside [1, 2.5], the range of the data (hoelzerSommerfeld takes any shape)");
     const double lnNode = std::log(incidenceAspectRatio(IncidenceShape::prolate1p25));
     const double lnR = std::log(std::min(r, rMax));
     if (lnR <= lnNode) return blend(sphere, at1p25, lnR / lnNode);
