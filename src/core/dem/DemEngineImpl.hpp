@@ -166,7 +166,7 @@ struct DemEngine::Impl {
     bool beginBody(std::size_t i, double h);
     void halfKick(std::size_t i, double h);
     void holdBody(std::size_t i, double h);
-    void setUpDrag(std::size_t k, double h, const Mat3& R);
+    void setUpDrag(std::size_t k, double h);
     void setUpTurningDrag(std::size_t i, double h);
     bool turnsWithDrag(std::size_t i) const { return hasDrag && drag[i].turnsWithBody && !held(i); }
     void rotateAll(double h);

@@ -62,14 +62,14 @@ void DemEngine::Impl::holdBody(std::size_t i, double h) {
 }
 
 // The exact propagators of the half kicks over h/2 with the fluid drag of
-// body k (kinematics/LinearRelaxation.hpp) at the orientation R:
-// M dv/dt = m g + F + D (u - v) and I_w dw/dt = R (w_f - w). A drag that
-// does not turn with the body is set up once per step (gatherBodies, R at
-// the start of the step); one that does, at every substep (beginBody:
-// setUpTurningDrag).
-void DemEngine::Impl::setUpDrag(std::size_t k, double h, const Mat3& R) {
+// body k (kinematics/LinearRelaxation.hpp), coefficients held at the start of
+// the step: M dv/dt = m g + F + D (u - v) and I_w dw/dt = R (w_f - w). For a
+// drag that does not turn with the body (and a held body), once per step by
+// the gather; one that turns is set up at every substep (setUpTurningDrag).
+void DemEngine::Impl::setUpDrag(std::size_t k, double h) {
     const RigidBodyState& b = bodies[k];
-    const FluidDrag d = drag[k].atOrientation(R);
+    const FluidDrag& d = drag[k];
+    const Mat3 R = b.orientation.toRotationMatrix();
     try {
         kickT[k] = relaxationPropagator(Mat3::Identity(), Vec3::Constant(b.mass), d.translation, d.fluidVelocity,
                                         b.mass * settings.gravity + force[k], 0.5 * h);

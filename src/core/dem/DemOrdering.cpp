@@ -189,7 +189,7 @@ void DemEngine::Impl::gatherBodies(const ParticleSystem& ps, double h) {
             accelerationScale = std::max(accelerationScale, (settings.gravity + f / type.mass).norm());
         if (hasDrag) {
             drag[k] = ps.fluidDrag[i];
-            if (!drag[k].turnsWithBody || type.held) setUpDrag(k, h, b.orientation.toRotationMatrix());
+            if (!drag[k].turnsWithBody || type.held) setUpDrag(k, h);
         }
         finite = beginBody(k, h) && finite;
     }

@@ -10,12 +10,10 @@ IncidenceForces incidenceForces(const IncidenceMapping& mapping, const Mat3& sto
     if (!(Re > 0.0)) {
         // Below the data C_D Re is constant (IncidenceCorrelation.hpp; the
         // sphere's tends to 24), so a tiny Re gives the limit to round-off.
-        const double Re0 = 1e-12;
-        out.coefficients = incidenceCoefficients(mapping, Re0, 0.0);
+        const double Re0 = 1e-12, dragRe = incidenceCoefficients(mapping, Re0, 0.0).drag * Re0;
         const Vec3 e = axis.normalized();
-        out.dragFactor = out.coefficients.drag * Re0 * M_PI * mu * dEq / (8.0 * e.dot(stokes * e));
-        out.coefficients = {};
-        return out;
+        out.dragFactor = dragRe * M_PI * mu * dEq / (8.0 * e.dot(stokes * e));
+        return out; // (no force: coefficients and angle stay zero)
     }
     out.angle = mapping.shapeClass == IncidenceClass::sphere ? 0.0 : incidenceAngle(slip, axis);
     out.coefficients = incidenceCoefficients(mapping, Re, out.angle);

@@ -7,15 +7,6 @@
 
 namespace sef {
 
-FluidDrag FluidDrag::atOrientation(const Mat3& R) const {
-    if (!turnsWithBody) return *this;
-    FluidDrag d = *this;
-    d.translation = R * translationBody.asDiagonal() * R.transpose();
-    d.rotation = R * rotationBody.asDiagonal() * R.transpose();
-    d.fluidRotationRate = fluidRotationRateAt(R);
-    return d;
-}
-
 Vec3 FluidDrag::fluidRotationRateAt(const Mat3& R) const {
     if (!turnsWithBody) return fluidRotationRate;
     const Mat3 e = R.transpose() * strainRate * R;

@@ -53,7 +53,7 @@ struct FluidDrag {
     // How the drag turns with the body, for particles whose resistance is
     // not isotropic (turnsWithBody). The tensors above are then those at
     // the step's starting orientation only; the step re-evaluates them at
-    // each substep's midpoint orientation (atOrientation), so that the
+    // each substep's midpoint orientation (from the diagonals below), so that the
     // orientation dynamics is second order in the step: with the strain
     // torque held over the step, a Jeffery orbit drifts first order toward
     // the shear plane. Body frame, principal axes:
@@ -70,10 +70,8 @@ struct FluidDrag {
     Vec3 halfVorticity = Vec3::Zero();      // [rad/s], world
     Mat3 strainRate = Mat3::Zero();         // [1/s], world, symmetric
 
-    // The drag at the orientation R (body -> world): the stored tensors when
-    // it does not turn with the body.
-    FluidDrag atOrientation(const Mat3& R) const;
-    // Its torque-free rotation rate alone at R (turnsWithBody).
+    // The torque-free rotation rate at the orientation R (body -> world):
+    // the stored one when the drag does not turn with the body.
     Vec3 fluidRotationRateAt(const Mat3& R) const;
 };
 

@@ -152,7 +152,8 @@ TEST(OrientationDynamics, ASphereFeelsNoOrientationDependence) {
     const ParticleFluidForces f = fluidForces(makeHydrodynamicShape(sphere), 1e-12, Quat::Identity(), Vec3::Zero(),
                                               fluid, Vec3::Zero(), FluidForceModel{});
     EXPECT_FALSE(f.drag.turnsWithBody);
-    // and a turned drag of an anisotropic body is the rotated one
+    // and the body-frame description of an anisotropic body's drag, turned
+    // to another orientation, is the drag computed there
     const Superellipsoid prolate(3e-5, 1e-5, 1e-5, 1.0, 1.0);
     const Quat q(Eigen::AngleAxisd(0.4, Vec3(1, 2, 3).normalized()));
     const HydrodynamicShape hydro = makeHydrodynamicShape(prolate);
@@ -160,10 +161,12 @@ TEST(OrientationDynamics, ASphereFeelsNoOrientationDependence) {
                                           FluidForceModel{}).drag;
     const FluidDrag direct = fluidForces(hydro, 1e-12, q, Vec3::Zero(), fluid, Vec3::Zero(), FluidForceModel{}).drag;
     ASSERT_TRUE(atStart.turnsWithBody);
-    const FluidDrag turned = atStart.atOrientation(q.toRotationMatrix());
-    EXPECT_LT((turned.translation - direct.translation).norm(), 1e-14 * direct.translation.norm());
-    EXPECT_LT((turned.rotation - direct.rotation).norm(), 1e-14 * direct.rotation.norm());
-    EXPECT_LT((turned.fluidRotationRate - direct.fluidRotationRate).norm(), 1e-14 * kShearRate);
+    const Mat3 R = q.toRotationMatrix();
+    const Mat3 translation = R * atStart.translationBody.asDiagonal() * R.transpose();
+    const Mat3 rotation = R * atStart.rotationBody.asDiagonal() * R.transpose();
+    EXPECT_LT((translation - direct.translation).norm(), 1e-14 * direct.translation.norm());
+    EXPECT_LT((rotation - direct.rotation).norm(), 1e-14 * direct.rotation.norm());
+    EXPECT_LT((atStart.fluidRotationRateAt(R) - direct.fluidRotationRate).norm(), 1e-14 * kShearRate);
 }
 
 } // namespace
