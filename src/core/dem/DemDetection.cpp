@@ -43,8 +43,17 @@ void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
     const bool ordered = ids[i] < ids[j];
     const int a = ordered ? i : j, b = ordered ? j : i; // a: smaller id
     const ContactKey key = ContactKey::pair(ids[i], ids[j]);
-    const PairPose& poseA = poses[static_cast<std::size_t>(a)];
-    const PairPose& poseB = poses[static_cast<std::size_t>(b)];
+    // The narrow phase sees the pair relative to A's centre, so its answer
+    // depends on the relative pose alone: the same pair gives the same
+    // answer wherever it is (across a periodic boundary, through an image,
+    // or in the interior; its Newton solve stops on an absolute tolerance,
+    // and would otherwise answer the rounding of the absolute coordinates),
+    // and far from the origin keeps the precision of the pair's size.
+    const Vec3 origin = poses[static_cast<std::size_t>(a)].position;
+    PairPose poseA = poses[static_cast<std::size_t>(a)], poseB = poses[static_cast<std::size_t>(b)];
+    poseA.position = Vec3::Zero();
+    poseB.position -= origin;
+    const Vec3 positionA = bodies[a].position - origin, positionB = bodies[b].position - origin;
     const WarmStartEntry* previous = warm.find(key);
     if (previous && previous->separation > 0.0) {
         // apart by a bounding volume at the last query: still apart?
@@ -79,8 +88,8 @@ void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
                                                 : nullptr;
                keptPatch != nullptr &&
                reuseKeptPatch(*previous, *keptPatch, poseA, poseB,
-                              PosedBody(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation}),
-                              PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}),
+                              PosedBody(ps.types[typeOf[a]].shape, Pose{positionA, bodies[a].orientation}),
+                              PosedBody(ps.types[typeOf[b]].shape, Pose{positionB, bodies[b].orientation}),
                               settings.flatContactReuseTolerance, settings.flatPatchSlideTolerance,
                               std::min(radius[a], radius[b]), r)) {
         // a slide or spin of flat faces: the kept outlines re-intersected
@@ -95,8 +104,8 @@ void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
     } else if (previous && previous->hasReference && previous->referenceDepth < 0.0 &&
                separatedAlongReference(
                    *previous,
-                   PosedBody(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation}),
-                   PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}),
+                   PosedBody(ps.types[typeOf[a]].shape, Pose{positionA, bodies[a].orientation}),
+                   PosedBody(ps.types[typeOf[b]].shape, Pose{positionB, bodies[b].orientation}),
                    kSeparatingAxisMargin * std::min(radius[a], radius[b]), r)) {
         // apart along the last exact normal, with the reference moved
         // to now (the motion bound above then holds for a while), and
@@ -115,10 +124,10 @@ void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
         if (previous && previous->hasReference && previous->flatReference)
             warmStart.normal = flatPatchWarmNormal(
                 *previous,
-                PosedBody(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation}),
-                PosedBody(ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation}));
-        r = detectPairContact(ps.types[typeOf[a]].shape, Pose{bodies[a].position, bodies[a].orientation},
-                              ps.types[typeOf[b]].shape, Pose{bodies[b].position, bodies[b].orientation},
+                PosedBody(ps.types[typeOf[a]].shape, Pose{positionA, bodies[a].orientation}),
+                PosedBody(ps.types[typeOf[b]].shape, Pose{positionB, bodies[b].orientation}));
+        r = detectPairContact(ps.types[typeOf[a]].shape, Pose{positionA, bodies[a].orientation},
+                              ps.types[typeOf[b]].shape, Pose{positionB, bodies[b].orientation},
                               &warmStart);
         stats.newtonIterations += r.iterations;
         if (r.status == ContactStatus::fallback) ++stats.fallbacks;
@@ -142,6 +151,8 @@ void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
     }
     if (!ordered) r.normal = -r.normal;
     if (!r.contact || !(r.depth > 0.0)) return;
+    r.point += origin; // back to the world (the rest of r is not read)
+    for (int k = 0; k < r.rimCount; ++k) r.rim[static_cast<std::size_t>(k)] += origin;
     contacts.push_back(DemContact{i, j, -1, r.point, r.normal, r.depth});
     contactSlot.push_back(slot);
     ++stats.pairContacts;

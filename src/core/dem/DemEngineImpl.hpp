@@ -108,6 +108,11 @@ struct DemEngine::Impl {
     // scatter.
     HaloExchange* exchange = nullptr;
     std::vector<char> haloBody;
+    // Per body: the body of its source when it is a periodic image of an
+    // own particle (HaloExchange::localSource), else -1; anyLocalImage
+    // guards every use. Read by the impulse stage (resolveImpulses).
+    std::vector<long> sourceBody;
+    bool anyLocalImage = false;
     std::vector<std::size_t> sentBodies, haloBodies;
     std::vector<BodyKinematics> sentStates, haloStates;
     std::vector<BodyCorrection> haloCorrections, sentCorrections;
@@ -160,6 +165,11 @@ struct DemEngine::Impl {
     void refreshHalo();
     void returnHaloCorrections();
     bool resolvesPair(int i, int j) const;
+    int solverBodyOf(int i) const {
+        return anyLocalImage && i >= 0 && sourceBody[static_cast<std::size_t>(i)] >= 0
+                   ? static_cast<int>(sourceBody[static_cast<std::size_t>(i)])
+                   : i;
+    }
     // DemEngine.cpp: the stages of one substep
     void substep(double h, StepStatistics& stats, bool begun);
     // DemIntegration.cpp

@@ -15,10 +15,18 @@ void DemEngine::Impl::setUpHalo(std::size_t n) {
     haloBody.assign(n, 0);
     sentBodies.clear();
     haloBodies.clear();
+    anyLocalImage = false;
     if (!exchange) return;
+    sourceBody.assign(n, -1);
     for (std::size_t i = exchange->firstHalo(); i < n; ++i) {
         haloBody[bodyOf[i]] = 1;
         haloBodies.push_back(bodyOf[i]);
+        const long source = exchange->localSource(i - exchange->firstHalo());
+        if (source < 0) continue;
+        if (static_cast<std::size_t>(source) >= exchange->firstHalo())
+            throw std::invalid_argument("DemEngine::step: a periodic image's source is not an own particle");
+        sourceBody[bodyOf[i]] = static_cast<long>(bodyOf[static_cast<std::size_t>(source)]);
+        anyLocalImage = true;
     }
     for (const std::size_t i : exchange->sentParticles()) {
         if (i >= exchange->firstHalo())

@@ -31,10 +31,14 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
         // The bodies in contact, ascending: only they need a solver view
         // (in a falling system of 1e5 particles a few per cent; building
         // all of them was a pass over every body's memory).
+        // (a periodic image and its source both: the image's arms, the
+        // source's velocities; see the remapping below)
         inContact.assign(bodies.size(), 0);
         for (const DemContact& d : active) {
             inContact[static_cast<std::size_t>(d.i)] = 1;
+            inContact[static_cast<std::size_t>(solverBodyOf(d.i))] = 1;
             if (d.j >= 0) inContact[static_cast<std::size_t>(d.j)] = 1;
+            if (d.j >= 0) inContact[static_cast<std::size_t>(solverBodyOf(d.j))] = 1;
         }
         involved.clear();
         for (std::size_t i = 0; i < bodies.size(); ++i)
@@ -77,6 +81,15 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
             c.targetTangentialVelocity =
                 resting ? Vec3(Vec3::Zero()) : Vec3(c.law->tangentialRestitution * (u - approach * d.normal));
             warm.slot(activeSlot[k]).resting = resting;
+            if (anyLocalImage) {
+                // A periodic image's contact acts on its source: the arms
+                // stay the image's (set up above from its centre), the
+                // velocities, impulses and overlap shifts are the source's.
+                c.i = solverBodyOf(c.i);
+                c.j = solverBodyOf(c.j);
+                active[k].i = c.i;
+                active[k].j = c.j;
+            }
         }
         // a flat-face contact and its rim points: one rolling row (one contact)
         shareRollingRows(solverContacts, rimRow);

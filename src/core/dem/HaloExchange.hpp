@@ -68,6 +68,14 @@ public:
     // scale, so that every side sets the resting speed as serial would).
     virtual double maximum(double value) = 0;
 
+    // Halo particle firstHalo() + h as a periodic image of one of this
+    // processor's own particles (dem/PeriodicImages.hpp): that particle's
+    // index; -1 for a copy of another processor's particle. The step then
+    // resolves the image's contacts on its source itself (one body in the
+    // impulse solver), so a cluster of contacts across a periodic boundary
+    // is solved exactly like one in the interior, not block-Jacobi.
+    virtual long localSource(std::size_t /*h*/) const { return -1; }
+
     // The reverse: halo[h] is what this processor did to halo particle
     // firstHalo() + h; on return sent[k] is what the neighbours did to
     // particle sentParticles()[k] (sized by the engine).
