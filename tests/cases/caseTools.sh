@@ -29,6 +29,43 @@ DICT
     (cd "$dir" && blockMesh > log.blockMesh 2>&1) || { echo "blockMesh failed"; cat "$dir/log.blockMesh"; exit 1; }
 }
 
+# makePeriodicBoxCase <dir> <origin> <X> <Y> <Z> <nx> <ny> <nz> <axes>: the box
+# [origin, origin + (X, Y, Z)] with a cyclic patch pair across each axis
+# named in <axes> (any of x, y, z) and walls on the other sides
+makePeriodicBoxCase() {
+    local dir=$1 o=$2 nx=$6 ny=$7 nz=$8 axes=$9
+    local X Y Z
+    X=$(/usr/bin/python3 -c "print($o + $3)"); Y=$(/usr/bin/python3 -c "print($o + $4)"); Z=$(/usr/bin/python3 -c "print($o + $5)")
+    local boundary="" walls=""
+    local -A low=([x]="(0 4 7 3)" [y]="(0 1 5 4)" [z]="(0 3 2 1)") high=([x]="(1 2 6 5)" [y]="(2 3 7 6)" [z]="(4 5 6 7)")
+    for a in x y z; do
+        if [[ $axes == *$a* ]]; then
+            boundary+=" periodic${a}0 { type cyclic; neighbourPatch periodic${a}1; faces ( ${low[$a]} ); }"
+            boundary+=" periodic${a}1 { type cyclic; neighbourPatch periodic${a}0; faces ( ${high[$a]} ); }"
+        else
+            walls+=" ${low[$a]} ${high[$a]}"
+        fi
+    done
+    [ -n "$walls" ] && boundary+=" walls { type wall; faces ( $walls ); }"
+    mkdir -p "$dir/system" "$dir/constant"
+    cat > "$dir/system/blockMeshDict" <<DICT
+FoamFile { version 2.0; format ascii; class dictionary; object blockMeshDict; }
+scale 1;
+vertices ( ($o $o $o) ($X $o $o) ($X $Y $o) ($o $Y $o) ($o $o $Z) ($X $o $Z) ($X $Y $Z) ($o $Y $Z) );
+blocks ( hex (0 1 2 3 4 5 6 7) ($nx $ny $nz) simpleGrading (1 1 1) );
+boundary ( $boundary );
+DICT
+    cat > "$dir/system/fvSchemes" <<'DICT'
+FoamFile { version 2.0; format ascii; class dictionary; object fvSchemes; }
+ddtSchemes { default Euler; } gradSchemes { default Gauss linear; } divSchemes { default none; }
+laplacianSchemes { default Gauss linear corrected; } interpolationSchemes { default linear; }
+snGradSchemes { default corrected; }
+DICT
+    echo 'FoamFile { version 2.0; format ascii; class dictionary; object fvSolution; }' > "$dir/system/fvSolution"
+    writeControlDict "$dir" 1e-5 0.001 0.001   # tests set their own afterwards
+    (cd "$dir" && blockMesh > log.blockMesh 2>&1) || { echo "blockMesh failed"; cat "$dir/log.blockMesh"; exit 1; }
+}
+
 # writeControlDict <dir> <deltaT> <endTime> <writeInterval> [writeFormat]
 writeControlDict() {
     cat > "$1/system/controlDict" <<DICT

@@ -52,6 +52,22 @@ DICT
     sed -i 's/application superellipsoidDEMFoam;/application superellipsoidParcelFoam;/' "$dir/system/controlDict"
 }
 
+# makePeriodicFluidBoxCase <dir> <origin> <X> <Y> <Z> <nx> <ny> <nz> <axes> <rho> <nu>:
+# the fluid box of makeFluidBoxCase with cyclic patch pairs across <axes>
+# (caseTools.sh, makePeriodicBoxCase)
+makePeriodicFluidBoxCase() {
+    local dir=$1
+    makePeriodicBoxCase "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9"
+    local rho=${10} nu=${11}
+    cp "$dir/system/blockMeshDict" "$dir/blockMeshDict.periodic"
+    # the fluid files of a closed box, then the periodic mesh and conditions
+    makeFluidBoxCase "$dir" 1 1 1 1 1 1 "$rho" "$nu"
+    mv "$dir/blockMeshDict.periodic" "$dir/system/blockMeshDict"
+    (cd "$dir" && blockMesh > log.blockMesh 2>&1) || { echo "blockMesh failed"; cat "$dir/log.blockMesh"; exit 1; }
+    sed -i 's/boundaryField { walls { type noSlip; } }/boundaryField { walls { type noSlip; } "periodic.*" { type cyclic; } }/' "$dir/0/U"
+    sed -i 's/boundaryField { walls { type zeroGradient; } }/boundaryField { walls { type zeroGradient; } "periodic.*" { type cyclic; } }/' "$dir/0/p"
+}
+
 # writeCloudProperties <dir> <coupled true|false> <particleTypes> <forces> <collision> <injectionModels>
 # The other entries are the stock ones a superellipsoid cloud needs.
 writeCloudProperties() {

@@ -43,6 +43,7 @@ Description
 #include "settleMonitor.H"
 #include "particleTrace.H"
 #include "processorHalo.H"
+#include "meshPeriodicity.H"
 #include "demCarriers.H"
 #include "foamEigen.H"
 #include "timeWriteGuard.H"
@@ -51,6 +52,7 @@ Description
 #include "stepReports.H"
 
 #include "dem/DemEngine.hpp"
+#include "dem/PeriodicImages.hpp"
 #include "dem/Subcycling.hpp"
 
 #include <algorithm>
@@ -63,10 +65,12 @@ using namespace Foam;
 namespace
 {
 
-// Bed height along -g: the height above the lowest wall point below which
+// Bed height along -g: the height above the lowest wall point (without
+// walls, as in a triply periodic box: the lowest particle point) below which
 // 95 % of the particle volume lies, each particle's volume spread uniformly
 // between its lowest and highest point (support values along g). Zero
-// without gravity or particles.
+// without gravity or particles. Periodic directions across g do not change
+// it: a particle's height is the same in every image.
 double bedHeight95
 (
     const sef::dem::ParticleSystem& ps,
@@ -93,6 +97,7 @@ double bedHeight95
         spans.push_back({lo, hi, t.shape.volume()});
         total += t.shape.volume();
         top = max(top, hi);
+        if (walls.empty()) floor = min(floor, lo);
     }
     // Volume below z, monotone in z: bisection to 1e-9 of the bed extent
     auto below = [&](double z)
@@ -180,6 +185,16 @@ void writeSummary
     OFstream os(dir/"demSummary.json");
     os.precision(10);
     const double particleSteps = double(max(totals.steps, label(1)))*max(ps.size(), size_t(1));
+    // mass-weighted mean velocity (a periodic box's drift, a column's flow)
+    sef::Vec3 momentum = sef::Vec3::Zero();
+    double mass = 0;
+    for (std::size_t i = 0; i < ps.size(); ++i)
+    {
+        const double m = ps.types[ps.type[i]].mass;
+        momentum += m*ps.velocity[i];
+        mass += m;
+    }
+    const sef::Vec3 meanVelocity = mass > 0 ? sef::Vec3(momentum/mass) : sef::Vec3::Zero();
     os  << "{\n"
         << "  \"particles\": " << label(ps.size()) << ",\n"
         << "  \"particlesLost\": " << lost << ",\n"
@@ -203,6 +218,8 @@ void writeSummary
         << totals.sweeps/max(totals.steps, label(1)) << ",\n"
         << "  \"fallbacks\": " << totals.fallbacks << ",\n"
         << "  \"bedHeight95\": " << bedHeight << ",\n"
+        << "  \"meanVelocity\": [" << meanVelocity.x() << ", " << meanVelocity.y()
+        << ", " << meanVelocity.z() << "],\n"
         << "  \"processors\": " << Pstream::nProcs() << ",\n"
         << "  \"communicationSeconds\": " << meanComm << ",\n"
         << "  \"communicationShare\": " << (wallSeconds > 0 ? meanComm/wallSeconds : 0) << ",\n"
@@ -252,6 +269,24 @@ int main(int argc, char *argv[])
 
     const std::vector<sef::dem::WallFace> walls = meshWallFaces(mesh);
     Info<< "Walls: " << label(walls.size()) << " faces on wall patches" << nl;
+    // Cyclic patch pairs: periodic directions (doc/periodic.md)
+    const sef::dem::PeriodicLattice periodic = meshPeriodicity(mesh);
+    if (!periodic.empty())
+    {
+        double largest = 0;
+        for (const sef::dem::ParticleType& t : props.types)
+        {
+            largest = max(largest, t.boundingRadius);
+        }
+        checkPeriodicRoom(periodic, largest);
+        Info<< "Periodic: " << label(periodic.directions().size())
+            << " direction(s), translations";
+        for (const sef::dem::PeriodicDirection& d : periodic.directions())
+        {
+            Info<< " " << toFoam(d.translation);
+        }
+        Info<< nl;
+    }
 
     sef::dem::ParticleSystem particles;
     particles.types = props.types;
@@ -399,9 +434,17 @@ int main(int argc, char *argv[])
     const bool parallel = Pstream::parRun();
     autoPtr<processorHalo> halo;
     autoPtr<demCarriers> carriers;
+    // Periodic images of this processor's own particles (with the
+    // processors' halo copies, if any, before them)
+    autoPtr<sef::dem::PeriodicImages> images;
+    if (!periodic.empty())
+    {
+        const boundBox box(mesh.points(), false);
+        images.reset(new sef::dem::PeriodicImages(periodic, toEigen(box.min()), toEigen(box.max())));
+    }
     if (parallel)
     {
-        halo.reset(new processorHalo(mesh));
+        halo.reset(new processorHalo(mesh, periodic));
         carriers.reset(new demCarriers(mesh));
         Info<< "Parallel: " << Pstream::nProcs() << " processors; particles per processor "
             << returnReduce(label(particles.size()), minOp<label>()) << " to "
@@ -486,20 +529,26 @@ int main(int argc, char *argv[])
                 totals.travelSteps
             );
             clockTime stepClock;
+            // how far any particle can move in the step: its speed,
+            // doubled for what a collision can give it, plus gravity's
+            const scalar dt = runTime.deltaTValue();
+            double vmax = 0;
+            for (const sef::Vec3& v : particles.velocity) vmax = max(vmax, v.norm());
+            reduce(vmax, maxOp<double>());
+            const double travel = 2*(vmax + props.engine.gravity.norm()*dt)*dt;
             if (parallel)
             {
-                // how far any particle can move in the step: its speed,
-                // doubled for what a collision can give it, plus gravity's
-                const scalar dt = runTime.deltaTValue();
-                double vmax = 0;
-                for (const sef::Vec3& v : particles.velocity) vmax = max(vmax, v.norm());
-                reduce(vmax, maxOp<double>());
-                const double travel = 2*(vmax + props.engine.gravity.norm()*dt)*dt;
                 halo->build(particles, travel);
                 // only particles near another processor (those it holds a
                 // copy of) can leave this one in the step
                 carriers->prepare(particles, halo->sentParticles());
-                stats = engine.step(particles, dt, subCycles, halo.get());
+                sef::dem::HaloExchange* exchange = halo.get();
+                if (images.valid())
+                {
+                    images->build(particles, travel, halo.get());
+                    exchange = images.get();
+                }
+                stats = engine.step(particles, dt, subCycles, exchange);
                 halo->remove(particles);
                 const bool changed = carriers->transfer(particles, dt);
                 if (returnReduce(changed, orOp<bool>()))
@@ -508,9 +557,22 @@ int main(int argc, char *argv[])
                 }
                 reduceStatistics(stats);
             }
+            else if (images.valid())
+            {
+                images->build(particles, travel);
+                stats = engine.step(particles, dt, subCycles, images.get());
+                images->remove(particles);
+            }
             else
             {
-                stats = engine.step(particles, runTime.deltaTValue(), subCycles);
+                stats = engine.step(particles, dt, subCycles);
+            }
+            // centres that left through a periodic boundary come back
+            // through its partner (carriers that crossed one were moved by
+            // their tracking already)
+            for (sef::Vec3& x : particles.position)
+            {
+                periodic.wrap(x);
             }
             ownStepSeconds += stepClock.elapsedTime();
         }

@@ -165,3 +165,10 @@ Foam::Ostream& Foam::operator<<(Ostream& os, const demParticle& p)
     os.check(FUNCTION_NAME);
     return os;
 }
+
+
+void Foam::demParticle::transformProperties(const vector& separation)
+{
+    particle::transformProperties(separation);
+    centre_ += separation;
+}

@@ -16,10 +16,12 @@ Foam::particleVolumeFraction::particleVolumeFraction
     const polyMesh& mesh,
     const std::vector<sef::dem::ParticleType>& types,
     const label pointsPerDiameter,
-    const List<boundBox>& processorBoxes
+    const List<boundBox>& processorBoxes,
+    const sef::dem::PeriodicLattice& lattice
 )
 :
     mesh_(mesh),
+    lattice_(lattice),
     planeStart_(mesh.nCells() + 1, 0)
 {
     for (const sef::dem::ParticleType& t : types)
@@ -248,6 +250,8 @@ void Foam::particleVolumeFraction::deposit
                 // contact tolerance of a wall): kept in the nearest cell, so
                 // no volume is lost
                 if (!owned) continue;
+                sef::Vec3 wrapped = toEigen(p);
+                if (lattice_.wrap(wrapped)) continue;   // beyond a periodic boundary: its image's
                 bool elsewhere = false;
                 for (const boundBox& b : otherBoxes_)
                 {

@@ -60,12 +60,14 @@ struct packedParticle
     sef::dem::BodyKinematics state;
 };
 
+// shift: added to the position (a periodic copy)
 void appendParticle
 (
     scalarList& b,
     label& k,
     const sef::dem::ParticleSystem& ps,
-    const std::size_t i
+    const std::size_t i,
+    const sef::Vec3& shift = sef::Vec3::Zero()
 )
 {
     b[k++] = ps.type[i];
@@ -75,7 +77,7 @@ void appendParticle
         b, k,
         sef::dem::BodyKinematics
         {
-            ps.position[i], ps.orientation[i], ps.velocity[i], ps.angularVelocity[i]
+            ps.position[i] + shift, ps.orientation[i], ps.velocity[i], ps.angularVelocity[i]
         }
     );
 }
@@ -102,10 +104,16 @@ public:
 } // End anonymous namespace
 
 
-Foam::processorHalo::processorHalo(const polyMesh& mesh)
+Foam::processorHalo::processorHalo
+(
+    const polyMesh& mesh,
+    const sef::dem::PeriodicLattice& lattice
+)
 :
     boxes_(Pstream::nProcs()),
+    lattice_(lattice),
     sendTo_(Pstream::nProcs()),
+    shiftTo_(Pstream::nProcs()),
     receivedFrom_(Pstream::nProcs(), 0)
 {
     boxes_[Pstream::myProcNo()] = boundBox(mesh.points(), false);
@@ -126,13 +134,18 @@ void Foam::processorHalo::build(sef::dem::ParticleSystem& ps, double travel)
 
     firstHalo_ = ps.size();
     sent_.clear();
+    sentShift_.clear();
+    std::vector<int> shifts;
     PstreamBuffers buffers(Pstream::commsTypes::nonBlocking);
     forAll(boxes_, proci)
     {
         std::vector<std::size_t>& send = sendTo_[proci];
+        std::vector<sef::Vec3>& shiftTo = shiftTo_[proci];
         send.clear();
+        shiftTo.clear();
         if (proci == me) continue;
         const boundBox& box = boxes_[proci];
+        const sef::Vec3 lo = toEigen(box.min()), hi = toEigen(box.max());
         for (std::size_t i = 0; i < firstHalo_; ++i)
         {
             const double reach =
@@ -144,18 +157,27 @@ void Foam::processorHalo::build(sef::dem::ParticleSystem& ps, double travel)
             if (magSqr(outside) <= reach*reach)
             {
                 send.push_back(i);
+                shiftTo.push_back(sef::Vec3::Zero());
+            }
+            shifts.clear();
+            lattice_.shiftsWithinReach(ps.position[i], reach, lo, hi, shifts);
+            for (const int s : shifts)
+            {
+                send.push_back(i);
+                shiftTo.push_back(lattice_.shifts()[std::size_t(s)]);
             }
         }
         if (send.empty()) continue;
         scalarList b(label(send.size())*(kinematicsSize + 2));
         label k = 0;
-        for (const std::size_t i : send)
+        for (std::size_t j = 0; j < send.size(); ++j)
         {
-            appendParticle(b, k, ps, i);
+            appendParticle(b, k, ps, send[j], shiftTo[j]);
         }
         UOPstream os(proci, buffers);
         os << b;
         sent_.insert(sent_.end(), send.begin(), send.end());
+        sentShift_.insert(sentShift_.end(), shiftTo.begin(), shiftTo.end());
     }
     labelList receivedBytes;
     buffers.finishedSends(receivedBytes);
@@ -241,7 +263,12 @@ void Foam::processorHalo::exchangeStates
     exchange
     (
         sendCounts(), receivedFrom_, kinematicsSize,
-        [&](scalarList& b, label& k, std::size_t j) { append(b, k, sent[j]); },
+        [&](scalarList& b, label& k, std::size_t j)
+        {
+            sef::dem::BodyKinematics s = sent[j];
+            s.position += sentShift_[j];
+            append(b, k, s);
+        },
         [&](const scalarList& b, label& k, std::size_t h) { halo[h] = takeKinematics(b, k); }
     );
 }

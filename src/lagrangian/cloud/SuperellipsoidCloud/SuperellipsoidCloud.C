@@ -6,6 +6,7 @@ Description
 
 #include "SuperellipsoidCloud.H"
 #include "meshWallFaces.H"
+#include "meshPeriodicity.H"
 #include "foamEigen.H"
 #include "interpolation.H"
 #include "fvc.H"
@@ -262,14 +263,22 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             ).subcycles;
             reduce(subCycles, maxOp<label>());
         }
+        // how far a particle can move in the step: its speed, doubled for
+        // what a collision can give it, plus the largest acceleration
+        reduce(maxSpeed, maxOp<scalar>());
+        reduce(maxAcceleration, maxOp<scalar>());
+        const scalar travel = 2*(maxSpeed + maxAcceleration*dt)*dt;
+        sef::dem::HaloExchange* exchange = nullptr;
         if (halo_)
         {
-            // a particle's speed, doubled for what a collision can give it,
-            // plus the largest acceleration
-            reduce(maxSpeed, maxOp<scalar>());
-            reduce(maxAcceleration, maxOp<scalar>());
-            halo_->build(system_, 2*(maxSpeed + maxAcceleration*dt)*dt);
+            halo_->build(system_, travel);
             totals_.haloParticles += returnReduce(halo_->haloParticles(), sumOp<label>());
+            exchange = halo_.get();
+        }
+        if (images_)
+        {
+            images_->build(system_, travel, halo_.get());
+            exchange = images_.get();
         }
         // a fixed count too small for the step (auto chooses its own)
         checkSubstepTravel
@@ -277,8 +286,12 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             system_, dt, g, settings_.subcycling.subCycles, settings_.subcycling,
             this->db().time().timeName(), totals_.travelSteps
         );
-        lastStep_.stats = engine_->step(system_, dt, subCycles, halo_.get());
-        if (halo_)
+        lastStep_.stats = engine_->step(system_, dt, subCycles, exchange);
+        if (images_)
+        {
+            images_->remove(system_);   // (the halo copies too)
+        }
+        else if (halo_)
         {
             halo_->remove(system_);
         }
@@ -449,10 +462,23 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
     massLoadingWarnings_(0),
     trace_(this->db().time(), this->particleProperties())
 {
+    // collisions across cyclic patch pairs (doc/periodic.md)
+    const sef::dem::PeriodicLattice periodic = meshPeriodicity(this->mesh());
+    if (!periodic.empty())
+    {
+        double largest = 0;
+        for (const sef::dem::ParticleType& t : settings_.types.types)
+        {
+            largest = max(largest, t.boundingRadius);
+        }
+        checkPeriodicRoom(periodic, largest);
+        const boundBox box(this->mesh().points(), false);
+        images_.reset(new sef::dem::PeriodicImages(periodic, toEigen(box.min()), toEigen(box.max())));
+    }
     if (Pstream::parRun())
     {
         // collisions across processor boundaries (doc/parallel.md)
-        halo_.reset(new processorHalo(this->mesh()));
+        halo_.reset(new processorHalo(this->mesh(), periodic));
     }
 
     if (!this->solution().transient())
@@ -482,7 +508,7 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
             new particleVolumeFraction
             (
                 this->mesh(), settings_.types.types, settings_.volumeFractionPoints,
-                halo_ ? halo_->boxes() : List<boundBox>()
+                halo_ ? halo_->boxes() : List<boundBox>(), periodic
             )
         );
     }
@@ -600,7 +626,12 @@ void Foam::SuperellipsoidCloud<CloudType>::checkParcelProperties
     parcel.d() = dEq;
     parcel.dTarget() = dEq;
     // the id comes with assignParticleIds, once the injector is done
-    parcel.centre() = parcel.position();
+    // The exact centre: the one superellipsoidInjection gave it, which its
+    // mesh position rounds; else (stock injectors) the mesh position
+    if (mag(parcel.centre() - parcel.position()) > 1e-9*dEq)
+    {
+        parcel.centre() = parcel.position();
+    }
 }
 
 
@@ -743,6 +774,10 @@ Foam::SuperellipsoidCloud<CloudType>::solidFraction()
     if (halo_)
     {
         halo_->build(ps, 0);
+    }
+    if (images_)
+    {
+        images_->build(ps, 0, halo_.get());
     }
     scalarField volumes(this->mesh().nCells(), Zero);
     volumeFractionSamples_->addParticleVolumes(ps, owned, volumes);

@@ -345,6 +345,9 @@ void Foam::SuperellipsoidInjection<CloudType>::setProperties
     parcel.omega() = toFoam(p.angularVelocity);
     parcel.setOrientation(quaternion(q.w(), vector(q.x(), q.y(), q.z())));
     parcel.d() = typeDiameters_[p.type];
+    // the exact listed centre (the mesh position is its barycentric round
+    // trip): the core starts from it, as the dry solver does
+    parcel.centre() = toFoam(p.position);
 }
 
 // ************************************************************************* //

@@ -144,7 +144,8 @@ void Foam::SuperellipsoidParcel<ParcelType>::transformProperties
     ParcelType::transformProperties(T);
     omega_ = transform(T, omega_);
     displacement_ = transform(T, displacement_);
-    // The core knows no periodic or mirrored images: take the new place
+    // (rotational cyclics and mirror planes: the core has no images across
+    // them; take the new place)
     centre_ = this->position();
 }
 
@@ -155,8 +156,10 @@ void Foam::SuperellipsoidParcel<ParcelType>::transformProperties
     const vector& separation
 )
 {
+    // through a translational cyclic: the exact centre moves with the
+    // parcel (doc/periodic.md)
     ParcelType::transformProperties(separation);
-    centre_ = this->position();
+    centre_ += separation;
 }
 
 
