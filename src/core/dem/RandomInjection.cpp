@@ -364,13 +364,45 @@ void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int
     particles = std::move(trial);
 }
 
+namespace {
+
+std::string describeShift(const Vec3& s) {
+    std::ostringstream os;
+    os << "(" << s.x() << " " << s.y() << " " << s.z() << ")";
+    return os.str();
+}
+
+// Throws InjectionError naming listed particle n and particle j of ps when
+// the body at `pose` (n's, or its copy moved by *shift through the periodic
+// boundaries) overlaps j deeper than `tolerated`.
+void requireClear(const ParticleSystem& ps, std::size_t n, const Superellipsoid& shape, const Pose& pose,
+                  std::size_t j, double tolerated, const Vec3* shift) {
+    const ContactResult c =
+        detectPairContact(shape, pose, ps.types[ps.type[j]].shape, Pose{ps.position[j], ps.orientation[j]});
+    if (!(c.contact && c.depth > tolerated)) return;
+    std::ostringstream msg;
+    msg << "listed particle " << n << " overlaps particle id " << ps.id[j];
+    if (shift) msg << " through the periodic boundaries (its image at shift " << describeShift(*shift) << ")";
+    msg << " (penetration depth " << c.depth << " m)";
+    throw InjectionError(msg.str());
+}
+
+} // namespace
+
 void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& list,
                   std::int64_t firstId,
-                  const std::function<bool(const Vec3&, std::size_t)>& admissible, double allowedOverlap) {
+                  const std::function<bool(const Vec3&, std::size_t)>& admissible, double allowedOverlap,
+                  const PeriodicLattice& periodic) {
     if (!(allowedOverlap >= 0.0) || !std::isfinite(allowedOverlap))
         throw std::invalid_argument("injectListed: allowedOverlap must be finite and >= 0");
+    const double largestR = largestBoundingRadius(particles);
+    periodic.requireRoomFor(largestR);
     const auto dEq = [](const Superellipsoid& s) { return std::cbrt(6.0 * s.volume() / M_PI); };
     ParticleSystem trial = particles; // untouched on failure
+    CentreBox centres;                // (periodic boundaries only)
+    if (!periodic.empty())
+        for (const Vec3& x : trial.position) centres.add(x);
+    std::vector<int> shifts;
     for (std::size_t n = 0; n < list.size(); ++n) {
         const ListedParticle& p = list[n];
         if (p.type < 0 || p.type >= static_cast<int>(trial.types.size()))
@@ -388,21 +420,24 @@ void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& 
                                  " is outside the domain or cuts a wall");
         const Pose pose{p.position, p.orientation.normalized()};
         const Superellipsoid& shape = trial.types[p.type].shape;
+        const double R = trial.types[p.type].boundingRadius;
+        // its copies that can reach a particle through the periodic boundaries
+        centres.shiftsWithinReach(periodic, p.position, R + largestR, shifts);
         for (std::size_t j = 0; j < trial.size(); ++j) {
-            const Pose other{trial.position[j], trial.orientation[j]};
-            const ContactResult c =
-                detectPairContact(shape, pose, trial.types[trial.type[j]].shape, other);
             const double tolerated =
                 allowedOverlap * std::min(dEq(shape), dEq(trial.types[trial.type[j]].shape));
-            if (c.contact && c.depth > tolerated) {
-                std::ostringstream msg;
-                msg << "listed particle " << n << " overlaps particle id " << trial.id[j]
-                    << " (penetration depth " << c.depth << " m)";
-                throw InjectionError(msg.str());
+            requireClear(trial, n, shape, pose, j, tolerated, nullptr);
+            const double reach = R + trial.types[trial.type[j]].boundingRadius;
+            for (const int s : shifts) {
+                const Vec3& shift = periodic.shifts()[s];
+                const Pose copy{p.position + shift, pose.orientation};
+                if ((copy.position - trial.position[j]).squaredNorm() <= reach * reach)
+                    requireClear(trial, n, shape, copy, j, tolerated, &shift);
             }
         }
         trial.add(p.type, firstId + static_cast<std::int64_t>(n), p.position,
                   p.orientation.normalized(), p.velocity, p.angularVelocity);
+        if (!periodic.empty()) centres.add(p.position);
     }
     particles = std::move(trial);
 }

@@ -120,10 +120,13 @@ struct ListedParticle {
 // rests with overlaps of order 1e-4 d_eq), if one overlaps an existing
 // particle, or if `admissible(centre, listIndex)` rejects one; the system is
 // left unchanged then. std::invalid_argument for a negative allowedOverlap.
+// With periodic boundaries the overlaps through them count too (a particle
+// against the others' images; positions are taken as given, not wrapped),
+// and PeriodicError says when the periodic box is too short for the largest type.
 void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& list,
                   std::int64_t firstId,
                   const std::function<bool(const Vec3&, std::size_t listIndex)>& admissible = {},
-                  double allowedOverlap = 0.0);
+                  double allowedOverlap = 0.0, const PeriodicLattice& periodic = {});
 
 // Portable uniform random numbers (std distributions differ between
 // standard libraries; these do not), so a seed gives the same packing everywhere.
