@@ -9,9 +9,11 @@
 #include "contact/PairContact.hpp"
 
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 namespace sef::dem {
 
@@ -83,33 +85,83 @@ std::string placementFailure(const InjectionRejections& why, long count, long ma
     return msg.str();
 }
 
+double largestBoundingRadius(const ParticleSystem& ps) {
+    double largest = 0.0;
+    for (const ParticleType& type : ps.types) largest = std::max(largest, type.boundingRadius);
+    return largest;
+}
+
+// The box of the centres placed so far (periodic boundaries): a shift s can
+// bring a candidate x within reach of one of them only if x + s comes within
+// reach of this box, so candidates away from the boundaries test no shift.
+class CentreBox {
+public:
+    void add(const Vec3& x) {
+        lo_ = lo_.cwiseMin(x);
+        hi_ = hi_.cwiseMax(x);
+        empty_ = false;
+    }
+    // The indices (in lattice.shifts()) of those shifts, in their order.
+    void shiftsWithinReach(const PeriodicLattice& lattice, const Vec3& x, double reach,
+                           std::vector<int>& out) const {
+        out.clear();
+        if (!empty_) lattice.shiftsWithinReach(x, reach, lo_, hi_, out);
+    }
+
+private:
+    Vec3 lo_ = Vec3::Constant(std::numeric_limits<double>::infinity());
+    Vec3 hi_ = -lo_;
+    bool empty_ = true;
+};
+
+// The particles whose bounding spheres meet a candidate's at x: near x, and
+// (periodic boundaries) near its copies x + s, which meet them through the
+// periodicity (the candidate at x + s meets p as it meets p's image p - s).
+struct Neighbours {
+    struct Shifted {
+        int shift;                  // index in the lattice's shifts()
+        std::vector<int> particles; // near x + s, nearest first
+    };
+    std::vector<int> direct;      // near x, nearest first
+    std::vector<Shifted> shifted; // only the shifts that have any
+    bool empty() const { return direct.empty() && shifted.empty(); }
+};
+
 // The trial positions of injectRandom against the particles placed so far
-// and the caller's domain; a taken position adds its particle.
+// (and their images) and the caller's domain; a taken position adds its particle.
 class Placement {
 public:
     Placement(ParticleSystem& ps, const InjectionSpec& spec, const SphereAdmissible& admissible,
               const BodyAdmissible& admissibleBody)
-        : ps_(ps), spec_(spec), admissible_(admissible), admissibleBody_(admissibleBody),
-          grid_(ps) {}
+        : ps_(ps), spec_(spec), periodic_(spec.periodic), open_(periodicOpenings(spec.region, spec.periodic)),
+          admissible_(admissible), admissibleBody_(admissibleBody), grid_(ps),
+          largestR_(largestBoundingRadius(ps)) {
+        if (!periodic_.empty())
+            for (const Vec3& x : ps.position) centres_.add(x);
+    }
 
-    // Whether the particle (type t) was placed at x; else the reason is counted in `why`.
+    const RegionOpenings& openings() const { return open_; }
+
+    // Whether the particle (type t) was placed at x (brought back into the
+    // periodic box first); else the reason is counted in `why`.
     // The nearest neighbour's orientation is tried only if `mayAlign`.
-    bool tryPosition(int t, std::int64_t id, const Vec3& x, bool mayAlign, PortableRandom& rng,
+    bool tryPosition(int t, std::int64_t id, Vec3 x, bool mayAlign, PortableRandom& rng,
                      InjectionRejections& why) {
         const double R = ps_.types[t].boundingRadius;
         const Superellipsoid& shape = ps_.types[t].shape;
         const bool sphere = isSphere(shape);
-        grid_.sphereNeighbours(x, R, neighbours_);
-        if (sphere && !neighbours_.empty()) {
+        const bool wrapped = periodic_.wrap(x); // (a region beyond the periodic box)
+        findNeighbours(x, R, near_);
+        if (sphere && !near_.empty()) {
             ++why.overlapping;
             return false;
         }
         // Bounding sphere in the region and clear of the particles: if the
         // domain admits it too, any orientation fits (drawn after). Spheres
-        // end here (drawn with it inside the region): their orientation does
-        // not change the fit.
+        // end here (drawn with it inside the region, unless wrapped): their
+        // orientation does not change the fit.
         std::optional<bool> sphereAdmitted;
-        if (neighbours_.empty() && (sphere || sphereInRegion(spec_.region, x, R))) {
+        if (near_.empty() && ((sphere && !wrapped) || sphereInRegion(spec_.region, x, R, open_))) {
             sphereAdmitted = !admissible_ || admissible_(x, R);
             if (*sphereAdmitted) {
                 add(t, id, x, rng.orientation());
@@ -126,12 +178,10 @@ public:
         Trial trial{t, x, R, sphereAdmitted};
         for (int k = 0; k < std::max(1, spec_.orientationsPerPosition); ++k) {
             const Quat q = rng.orientation();
-            if (fits(trial, q, neighbours_)) return add(t, id, x, q);
+            if (fits(trial, q, near_)) return add(t, id, x, q);
             if (trial.refusalStands) return reject(trial, why);
         }
-        if (mayAlign && !neighbours_.empty()
-            && placeAlignedWith(neighbours_.front(), trial, id))
-            return true;
+        if (mayAlign && !near_.empty() && placeAlignedWith(nearest(x, near_), trial, id)) return true;
         return reject(trial, why);
     }
 
@@ -146,13 +196,55 @@ private:
         bool refusalStands = false; // the domain refused (x, R) and has no body test
     };
 
+    // The particles near x and, with periodic boundaries, near x + s for the
+    // shifts s that bring x within reach of the centres (in their order:
+    // the same questions in every run).
+    void findNeighbours(const Vec3& x, double R, Neighbours& out) {
+        grid_.sphereNeighbours(x, R, out.direct);
+        out.shifted.clear();
+        if (periodic_.empty()) return;
+        centres_.shiftsWithinReach(periodic_, x, R + largestR_, shiftIndices_);
+        for (const int s : shiftIndices_) {
+            grid_.sphereNeighbours(x + periodic_.shifts()[s], R, scratch_);
+            if (!scratch_.empty()) out.shifted.push_back({s, scratch_});
+        }
+    }
+
+    // Whether a body of type t at `pose` overlaps a neighbour, or (at pose
+    // moved by s) a neighbour of its copy (exact narrow phase).
+    bool overlapsAny(int t, const Pose& pose, const Neighbours& near) const {
+        if (grid_.overlapsAny(ps_, t, pose, near.direct)) return true;
+        for (const Neighbours::Shifted& n : near.shifted) {
+            const Pose copy{pose.position + periodic_.shifts()[n.shift], pose.orientation};
+            if (grid_.overlapsAny(ps_, t, copy, n.particles)) return true;
+        }
+        return false;
+    }
+
+    // The nearest neighbour of a candidate at x (-1 if none) and the shift
+    // (-1: none) whose copy of the candidate meets it.
+    std::pair<int, int> nearest(const Vec3& x, const Neighbours& near) const {
+        std::pair<int, int> best{-1, -1};
+        double best2 = std::numeric_limits<double>::infinity();
+        if (!near.direct.empty()) {
+            best.first = near.direct.front();
+            best2 = (ps_.position[best.first] - x).squaredNorm();
+        }
+        for (const Neighbours::Shifted& n : near.shifted) {
+            const int p = n.particles.front();
+            const double d2 = (ps_.position[p] - (x + periodic_.shifts()[n.shift])).squaredNorm();
+            if (d2 < best2) best = {p, n.shift}, best2 = d2;
+        }
+        return best;
+    }
+
     // Whether the body fits at trial.x in orientation q: inside the region,
     // clear of `neighbours` (exact narrow phase) and admitted by the domain.
-    bool fits(Trial& trial, const Quat& q, const std::vector<int>& neighbours) {
+    bool fits(Trial& trial, const Quat& q, const Neighbours& neighbours) {
         const Pose pose{trial.x, q};
-        if (!bodyInRegion(spec_.region, ps_.types[trial.t].shape, pose)) return false;
+        if (!bodyInRegion(spec_.region, ps_.types[trial.t].shape, pose, open_)) return false;
         trial.inRegion = true;
-        if (grid_.overlapsAny(ps_, trial.t, pose, neighbours)) return false;
+        if (overlapsAny(trial.t, pose, neighbours)) return false;
         trial.clearOfParticles = true;
         // asked once per position (the domain test may be collective)
         if (!trial.sphereAdmitted) trial.sphereAdmitted = !admissible_ || admissible_(trial.x, trial.R);
@@ -166,15 +258,19 @@ private:
     // line from p's centre to touch p. Parallel neighbours exclude far less
     // volume than randomly turned ones (8 body volumes for identical convex
     // bodies): plates and bars stack where no random orientation fits.
-    bool placeAlignedWith(int p, Trial& trial, std::int64_t id) {
+    // (p, shift): p meets the candidate's copy at x + s (shift -1: at x).
+    bool placeAlignedWith(std::pair<int, int> nearestOne, Trial& trial, std::int64_t id) {
+        const auto [p, shift] = nearestOne;
         const Quat q = ps_.orientation[p];
-        if (fits(trial, q, neighbours_)) return add(trial.t, id, trial.x, q);
+        if (fits(trial, q, near_)) return add(trial.t, id, trial.x, q);
         if (trial.refusalStands || ps_.type[p] != trial.t) return false;
-        const std::optional<Vec3> touching = touchingPosition(p, trial.x);
+        const std::optional<Vec3> touching = shift < 0 ? touchingPosition(p, trial.x)
+                                                       : touchingPosition(p, trial.x + periodic_.shifts()[shift]);
         if (!touching) return false;
-        Trial there{trial.t, *touching, trial.R, std::nullopt};
-        grid_.sphereNeighbours(there.x, there.R, neighboursThere_);
-        const bool placed = fits(there, q, neighboursThere_);
+        Trial there{trial.t, shift < 0 ? *touching : *touching - periodic_.shifts()[shift], trial.R, std::nullopt};
+        periodic_.wrap(there.x); // its centre in the periodic box too
+        findNeighbours(there.x, there.R, nearThere_);
+        const bool placed = fits(there, q, nearThere_);
         trial.inRegion |= there.inRegion;
         trial.clearOfParticles |= there.clearOfParticles;
         return placed && add(there.t, id, there.x, q);
@@ -201,15 +297,21 @@ private:
     bool add(int t, std::int64_t id, const Vec3& x, const Quat& q) {
         ps_.add(t, id, x, q, spec_.velocity);
         grid_.insert(ps_, static_cast<int>(ps_.size() - 1));
+        if (!periodic_.empty()) centres_.add(x);
         return true;
     }
 
     ParticleSystem& ps_;
     const InjectionSpec& spec_;
+    const PeriodicLattice& periodic_;
+    const RegionOpenings open_;
     const SphereAdmissible& admissible_;
     const BodyAdmissible& admissibleBody_;
     PlacementGrid grid_;
-    std::vector<int> neighbours_, neighboursThere_;
+    const double largestR_;
+    CentreBox centres_; // (periodic boundaries only)
+    Neighbours near_, nearThere_;
+    std::vector<int> shiftIndices_, scratch_;
 };
 
 // A particle's first trial positions try random orientations only: at low
@@ -222,6 +324,7 @@ constexpr long randomOnlyPositions = 16;
 void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int64_t firstId,
                   const SphereAdmissible& admissible, const BodyAdmissible& admissibleBody) {
     validate(spec, particles.types.size());
+    spec.periodic.requireRoomFor(largestBoundingRadius(particles));
     std::vector<double> cumulative(spec.typeFractions.size());
     std::partial_sum(spec.typeFractions.begin(), spec.typeFractions.end(), cumulative.begin());
 
@@ -240,7 +343,7 @@ void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int
         bool placed = false;
         for (long attempt = 0; attempt < spec.maxAttemptsPerParticle && !placed; ++attempt) {
             Vec3 x;
-            if (!sampleCentre(spec.region, margin, rng, x)) {
+            if (!sampleCentre(spec.region, margin, rng, x, placement.openings())) {
                 why.regionTooSmall = true;
                 break;
             }
@@ -261,13 +364,45 @@ void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int
     particles = std::move(trial);
 }
 
+namespace {
+
+std::string describeShift(const Vec3& s) {
+    std::ostringstream os;
+    os << "(" << s.x() << " " << s.y() << " " << s.z() << ")";
+    return os.str();
+}
+
+// Throws InjectionError naming listed particle n and particle j of ps when
+// the body at `pose` (n's, or its copy moved by *shift through the periodic
+// boundaries) overlaps j deeper than `tolerated`.
+void requireClear(const ParticleSystem& ps, std::size_t n, const Superellipsoid& shape, const Pose& pose,
+                  std::size_t j, double tolerated, const Vec3* shift) {
+    const ContactResult c =
+        detectPairContact(shape, pose, ps.types[ps.type[j]].shape, Pose{ps.position[j], ps.orientation[j]});
+    if (!(c.contact && c.depth > tolerated)) return;
+    std::ostringstream msg;
+    msg << "listed particle " << n << " overlaps particle id " << ps.id[j];
+    if (shift) msg << " through the periodic boundaries (its image at shift " << describeShift(*shift) << ")";
+    msg << " (penetration depth " << c.depth << " m)";
+    throw InjectionError(msg.str());
+}
+
+} // namespace
+
 void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& list,
                   std::int64_t firstId,
-                  const std::function<bool(const Vec3&, std::size_t)>& admissible, double allowedOverlap) {
+                  const std::function<bool(const Vec3&, std::size_t)>& admissible, double allowedOverlap,
+                  const PeriodicLattice& periodic) {
     if (!(allowedOverlap >= 0.0) || !std::isfinite(allowedOverlap))
         throw std::invalid_argument("injectListed: allowedOverlap must be finite and >= 0");
+    const double largestR = largestBoundingRadius(particles);
+    periodic.requireRoomFor(largestR);
     const auto dEq = [](const Superellipsoid& s) { return std::cbrt(6.0 * s.volume() / M_PI); };
     ParticleSystem trial = particles; // untouched on failure
+    CentreBox centres;                // (periodic boundaries only)
+    if (!periodic.empty())
+        for (const Vec3& x : trial.position) centres.add(x);
+    std::vector<int> shifts;
     for (std::size_t n = 0; n < list.size(); ++n) {
         const ListedParticle& p = list[n];
         if (p.type < 0 || p.type >= static_cast<int>(trial.types.size()))
@@ -285,21 +420,24 @@ void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& 
                                  " is outside the domain or cuts a wall");
         const Pose pose{p.position, p.orientation.normalized()};
         const Superellipsoid& shape = trial.types[p.type].shape;
+        const double R = trial.types[p.type].boundingRadius;
+        // its copies that can reach a particle through the periodic boundaries
+        centres.shiftsWithinReach(periodic, p.position, R + largestR, shifts);
         for (std::size_t j = 0; j < trial.size(); ++j) {
-            const Pose other{trial.position[j], trial.orientation[j]};
-            const ContactResult c =
-                detectPairContact(shape, pose, trial.types[trial.type[j]].shape, other);
             const double tolerated =
                 allowedOverlap * std::min(dEq(shape), dEq(trial.types[trial.type[j]].shape));
-            if (c.contact && c.depth > tolerated) {
-                std::ostringstream msg;
-                msg << "listed particle " << n << " overlaps particle id " << trial.id[j]
-                    << " (penetration depth " << c.depth << " m)";
-                throw InjectionError(msg.str());
+            requireClear(trial, n, shape, pose, j, tolerated, nullptr);
+            const double reach = R + trial.types[trial.type[j]].boundingRadius;
+            for (const int s : shifts) {
+                const Vec3& shift = periodic.shifts()[s];
+                const Pose copy{p.position + shift, pose.orientation};
+                if ((copy.position - trial.position[j]).squaredNorm() <= reach * reach)
+                    requireClear(trial, n, shape, copy, j, tolerated, &shift);
             }
         }
         trial.add(p.type, firstId + static_cast<std::int64_t>(n), p.position,
                   p.orientation.normalized(), p.velocity, p.angularVelocity);
+        if (!periodic.empty()) centres.add(p.position);
     }
     particles = std::move(trial);
 }

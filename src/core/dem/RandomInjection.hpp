@@ -7,7 +7,13 @@
 // exact narrow phase finds clear of them (and of the walls); if none is,
 // in the orientation of its nearest neighbour, where it is and moved to
 // touch that neighbour (alignWithNeighbours).
+// Periodic boundaries (InjectionSpec::periodic): a particle must also be
+// clear of the others' images, so a candidate near a periodic boundary is
+// tested again at x + s for the lattice shifts s that bring it within reach
+// of the particles; the region does not bound bodies at faces the lattice
+// opens (RegionFit.hpp), and centres are brought back into the periodic box.
 #include "dem/ParticleSystem.hpp"
+#include "dem/PeriodicLattice.hpp"
 #include "geometry/Pose.hpp"
 
 #include <cstdint>
@@ -42,6 +48,9 @@ struct InjectionSpec {
     // a region fills beyond what random orientations reach. At low fill one
     // of the first 16 positions fits, and every orientation is random.
     bool alignWithNeighbours = true;
+    // Translational periodic boundaries of the domain (empty: none). Every
+    // shift must exceed twice the largest bounding diameter (PeriodicError).
+    PeriodicLattice periodic;
 };
 
 // Thrown when the region cannot hold the requested particles without overlap.
@@ -85,10 +94,12 @@ using BodyAdmissible = std::function<bool(int type, const Pose& pose)>;
 
 // Places spec.count particles into `particles` (appending; ids continue from
 // firstId); their bodies lie in the region (RegionFit.hpp). Existing particles are
-// respected. Throws RandomInjectionError saying how many could be placed and
-// why the next one's trial positions were rejected (outside the domain or
-// cutting a wall, overlapping, region too small); the system is left
-// unchanged in that case.
+// respected (with spec.periodic, their images too; their centres are
+// expected in the periodic box). Throws RandomInjectionError saying how many
+// could be placed and why the next one's trial positions were rejected
+// (outside the domain or cutting a wall, overlapping, region too small); the
+// system is left unchanged in that case. PeriodicError when the periodic box
+// is too short for the largest type.
 void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int64_t firstId,
                   const SphereAdmissible& admissible = {},
                   const BodyAdmissible& admissibleBody = {});
@@ -109,10 +120,13 @@ struct ListedParticle {
 // rests with overlaps of order 1e-4 d_eq), if one overlaps an existing
 // particle, or if `admissible(centre, listIndex)` rejects one; the system is
 // left unchanged then. std::invalid_argument for a negative allowedOverlap.
+// With periodic boundaries the overlaps through them count too (a particle
+// against the others' images; positions are taken as given, not wrapped),
+// and PeriodicError says when the periodic box is too short for the largest type.
 void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& list,
                   std::int64_t firstId,
                   const std::function<bool(const Vec3&, std::size_t listIndex)>& admissible = {},
-                  double allowedOverlap = 0.0);
+                  double allowedOverlap = 0.0, const PeriodicLattice& periodic = {});
 
 // Portable uniform random numbers (std distributions differ between
 // standard libraries; these do not), so a seed gives the same packing everywhere.

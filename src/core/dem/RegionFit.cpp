@@ -5,23 +5,44 @@
 
 namespace sef::dem {
 
-bool sampleCentre(const InjectionRegion& r, double margin, PortableRandom& rng, Vec3& x) {
+RegionOpenings periodicOpenings(const InjectionRegion& r, const PeriodicLattice& lattice) {
+    RegionOpenings open;
+    for (const PeriodicDirection& p : lattice.directions()) {
+        const double period = p.translation.dot(p.inwardNormal); // between the planes
+        const auto spansPeriod = [&](const Vec3& faceNormal, double length) {
+            return std::abs(faceNormal.dot(p.inwardNormal)) >= 1.0 - 1e-9 && length >= period * (1.0 - 1e-9);
+        };
+        if (r.kind == InjectionRegion::Kind::box) {
+            for (int k = 0; k < 3; ++k)
+                open.boxAxis[k] = open.boxAxis[k] || spansPeriod(Vec3::Unit(k), r.max[k] - r.min[k]);
+        } else {
+            const Vec3 axis = r.point2 - r.point1;
+            open.cylinderEnds = open.cylinderEnds || spansPeriod(axis.normalized(), axis.norm());
+        }
+    }
+    return open;
+}
+
+bool sampleCentre(const InjectionRegion& r, double margin, PortableRandom& rng, Vec3& x,
+                  const RegionOpenings& open) {
     const double m = margin;
     if (r.kind == InjectionRegion::Kind::box) {
         for (int k = 0; k < 3; ++k) {
-            if (r.max[k] - r.min[k] < 2 * m) return false;
-            x[k] = rng.uniform(r.min[k] + m, r.max[k] - m);
+            const double mk = open.boxAxis[k] ? 0.0 : m;
+            if (r.max[k] - r.min[k] < 2 * mk) return false;
+            x[k] = rng.uniform(r.min[k] + mk, r.max[k] - mk);
         }
         return true;
     }
     const Vec3 axis = r.point2 - r.point1;
     const double length = axis.norm();
-    if (length < 2 * m || r.radius < m) return false;
+    const double mAxial = open.cylinderEnds ? 0.0 : m;
+    if (length < 2 * mAxial || r.radius < m) return false;
     const Vec3 e = axis / length;
     const Vec3 u = e.unitOrthogonal(), v = e.cross(u);
     const double rho = (r.radius - m) * std::sqrt(rng.uniform()); // uniform over the disc
     const double phi = rng.uniform(0, 2 * M_PI);
-    x = r.point1 + e * rng.uniform(m, length - m) + rho * (std::cos(phi) * u + std::sin(phi) * v);
+    x = r.point1 + e * rng.uniform(mAxial, length - mAxial) + rho * (std::cos(phi) * u + std::sin(phi) * v);
     return true;
 }
 
@@ -40,16 +61,20 @@ void cylinderCoordinates(const InjectionRegion& r, const Vec3& x, Vec3& e, doubl
 
 } // namespace
 
-bool sphereInRegion(const InjectionRegion& r, const Vec3& x, double R) {
-    if (r.kind == InjectionRegion::Kind::box)
-        return ((x.array() - R) >= r.min.array()).all() && ((x.array() + R) <= r.max.array()).all();
+bool sphereInRegion(const InjectionRegion& r, const Vec3& x, double R, const RegionOpenings& open) {
+    if (r.kind == InjectionRegion::Kind::box) {
+        for (int k = 0; k < 3; ++k)
+            if (!open.boxAxis[k] && !(x[k] - R >= r.min[k] && x[k] + R <= r.max[k])) return false;
+        return true;
+    }
     Vec3 e;
     double length, s, rho;
     cylinderCoordinates(r, x, e, length, s, rho);
-    return s - R >= 0 && s + R <= length && rho + R <= r.radius;
+    return (open.cylinderEnds || (s - R >= 0 && s + R <= length)) && rho + R <= r.radius;
 }
 
-bool bodyInRegion(const InjectionRegion& r, const Superellipsoid& shape, const Pose& pose) {
+bool bodyInRegion(const InjectionRegion& r, const Superellipsoid& shape, const Pose& pose,
+                  const RegionOpenings& open) {
     // the body is symmetric about its centre: h(-n) = h(n)
     const auto extent = [&](const Vec3& worldDirection) {
         return shape.supportValue(pose.directionToBody(worldDirection));
@@ -57,6 +82,7 @@ bool bodyInRegion(const InjectionRegion& r, const Superellipsoid& shape, const P
     const Vec3& x = pose.position;
     if (r.kind == InjectionRegion::Kind::box) {
         for (int k = 0; k < 3; ++k) {
+            if (open.boxAxis[k]) continue;
             const double h = extent(Vec3::Unit(k));
             if (x[k] - h < r.min[k] || x[k] + h > r.max[k]) return false;
         }
@@ -65,8 +91,10 @@ bool bodyInRegion(const InjectionRegion& r, const Superellipsoid& shape, const P
     Vec3 e;
     double length, s, rho;
     cylinderCoordinates(r, x, e, length, s, rho);
-    const double h = extent(e);
-    if (s - h < 0 || s + h > length) return false;
+    if (!open.cylinderEnds) {
+        const double h = extent(e);
+        if (s - h < 0 || s + h > length) return false;
+    }
     if (rho + shape.boundingRadius() <= r.radius) return true;
     // farthest corner of the body's bounding box from the axis
     const Mat3 axes = pose.rotation() * shape.halfAxes().asDiagonal();
