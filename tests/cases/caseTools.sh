@@ -6,6 +6,21 @@ check() { # name, condition (evaluated)
     if eval "$2"; then echo "  ok   $1"; else echo "  FAIL $1"; fails=$((fails + 1)); fi
 }
 
+# finishBoxCase <dir>: the system/ files the dry solver needs beside a
+# blockMeshDict, and the mesh
+finishBoxCase() {
+    local dir=$1
+    cat > "$dir/system/fvSchemes" <<'DICT'
+FoamFile { version 2.0; format ascii; class dictionary; object fvSchemes; }
+ddtSchemes { default Euler; } gradSchemes { default Gauss linear; } divSchemes { default none; }
+laplacianSchemes { default Gauss linear corrected; } interpolationSchemes { default linear; }
+snGradSchemes { default corrected; }
+DICT
+    echo 'FoamFile { version 2.0; format ascii; class dictionary; object fvSolution; }' > "$dir/system/fvSolution"
+    writeControlDict "$dir" 1e-5 0.001 0.001   # tests set their own afterwards
+    (cd "$dir" && blockMesh > log.blockMesh 2>&1) || { echo "blockMesh failed"; cat "$dir/log.blockMesh"; exit 1; }
+}
+
 # makeBoxCase <dir> <xmax> <ymax> <zmax> <nx> <ny> <nz>: closed box [0, max]
 # with all six sides one wall patch, and the system/ files the solver needs.
 makeBoxCase() {
@@ -18,15 +33,7 @@ vertices ( (0 0 0) ($X 0 0) ($X $Y 0) (0 $Y 0) (0 0 $Z) ($X 0 $Z) ($X $Y $Z) (0 
 blocks ( hex (0 1 2 3 4 5 6 7) ($nx $ny $nz) simpleGrading (1 1 1) );
 boundary ( walls { type wall; faces ( (0 3 2 1) (4 5 6 7) (0 1 5 4) (2 3 7 6) (0 4 7 3) (1 2 6 5) ); } );
 DICT
-    cat > "$dir/system/fvSchemes" <<'DICT'
-FoamFile { version 2.0; format ascii; class dictionary; object fvSchemes; }
-ddtSchemes { default Euler; } gradSchemes { default Gauss linear; } divSchemes { default none; }
-laplacianSchemes { default Gauss linear corrected; } interpolationSchemes { default linear; }
-snGradSchemes { default corrected; }
-DICT
-    echo 'FoamFile { version 2.0; format ascii; class dictionary; object fvSolution; }' > "$dir/system/fvSolution"
-    writeControlDict "$dir" 1e-5 0.001 0.001   # tests set their own afterwards
-    (cd "$dir" && blockMesh > log.blockMesh 2>&1) || { echo "blockMesh failed"; cat "$dir/log.blockMesh"; exit 1; }
+    finishBoxCase "$dir"
 }
 
 # makePeriodicBoxCase <dir> <origin> <X> <Y> <Z> <nx> <ny> <nz> <axes>: the box
@@ -55,15 +62,7 @@ vertices ( ($o $o $o) ($X $o $o) ($X $Y $o) ($o $Y $o) ($o $o $Z) ($X $o $Z) ($X
 blocks ( hex (0 1 2 3 4 5 6 7) ($nx $ny $nz) simpleGrading (1 1 1) );
 boundary ( $boundary );
 DICT
-    cat > "$dir/system/fvSchemes" <<'DICT'
-FoamFile { version 2.0; format ascii; class dictionary; object fvSchemes; }
-ddtSchemes { default Euler; } gradSchemes { default Gauss linear; } divSchemes { default none; }
-laplacianSchemes { default Gauss linear corrected; } interpolationSchemes { default linear; }
-snGradSchemes { default corrected; }
-DICT
-    echo 'FoamFile { version 2.0; format ascii; class dictionary; object fvSolution; }' > "$dir/system/fvSolution"
-    writeControlDict "$dir" 1e-5 0.001 0.001   # tests set their own afterwards
-    (cd "$dir" && blockMesh > log.blockMesh 2>&1) || { echo "blockMesh failed"; cat "$dir/log.blockMesh"; exit 1; }
+    finishBoxCase "$dir"
 }
 
 # writeControlDict <dir> <deltaT> <endTime> <writeInterval> [writeFormat]

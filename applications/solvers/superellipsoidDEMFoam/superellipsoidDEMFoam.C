@@ -366,13 +366,16 @@ int main(int argc, char *argv[])
                     {
                         const int t = props.listed[n].type;
                         return clearOfWalls(mesh, walls, x, props.types[t].boundingRadius);
-                    }
+                    },
+                    0.0, periodic
                 );
             }
             else
             {
                 // bounding spheres clear of the walls, else the bodies exactly
                 const sef::dem::WallSet wallSet(walls);
+                // (clear of the others' periodic images too)
+                props.injection.periodic = periodic;
                 sef::dem::injectRandom
                 (
                     particles, props.injection, 0,

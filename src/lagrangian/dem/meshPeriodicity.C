@@ -114,7 +114,14 @@ sef::dem::PeriodicLattice Foam::meshPeriodicity(const polyMesh& mesh)
                 << " rotational cyclic; particles support translational"
                 << " cyclic patches only" << exit(FatalError);
         }
-        const vector t = far.centroid - near.centroid;
+        vector t = far.centroid - near.centroid;
+        // (the centroids' rounding leaves components of ~1e-16 |t| across
+        // an axis-aligned translation: a box's lattice stays exactly
+        // axis-aligned)
+        for (direction k = 0; k < vector::nComponents; ++k)
+        {
+            if (mag(t[k]) < 1e-12*mag(t)) t[k] = 0;
+        }
         // the same translation twice (a periodic side split into patches)
         bool repeated = false;
         for (const sef::dem::PeriodicDirection& d : directions)

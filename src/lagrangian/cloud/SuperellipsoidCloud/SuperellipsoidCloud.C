@@ -10,6 +10,8 @@ Description
 #include "foamEigen.H"
 #include "interpolation.H"
 #include "fvc.H"
+#include "fvOptions.H"
+#include "fvMatrices.H"
 #include "clockTime.H"
 #include "OFstream.H"
 #include "IOField.H"
@@ -40,6 +42,35 @@ void addParcelBody(sef::dem::ParticleSystem& ps, const ParcelType& p)
     );
 }
 }
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::addDrivingPressureGradient
+(
+    volVectorField& gradp
+) const
+{
+    // The fluid's explicit fvOptions sources of momentum (meanVelocityForce:
+    // the mean pressure gradient that drives a periodic column, or holds the
+    // mean flow of a periodic suspension) stand for a pressure gradient the
+    // solver's p does not hold: alphac DU/Dt = -alphac grad p + S + ...
+    // The particles feel it as well, -V grad p_drive with grad p_drive =
+    // -S/alphac (model A; doc/periodic.md). fvMatrix keeps S as -S V in its
+    // source.
+    fv::options& options = fv::options::New(this->mesh());
+    volVectorField& U = const_cast<volVectorField&>(this->U());
+    if (!options.appliesToField(U.name())) return;
+    const tmp<fvVectorMatrix> sources(options(U));   // (addSup only reads its state)
+    const scalarField& V = this->mesh().V();
+    const volScalarField* alphac =
+        this->mesh().template findObject<volScalarField>("alphac");
+    forAll(gradp, celli)
+    {
+        const scalar fluid = alphac ? max((*alphac)[celli], SMALL) : 1;
+        gradp[celli] += sources().source()[celli]/(V[celli]*fluid);
+    }
+    gradp.correctBoundaryConditions();
+}
+
 
 template<class CloudType>
 Foam::fileName Foam::SuperellipsoidCloud<CloudType>::engineStatePath() const
@@ -167,6 +198,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             (
                 "gradp", fvc::grad(this->mesh().template lookupObject<volScalarField>("p"))
             );
+            addDrivingPressureGradient(gradp.ref());
             gradpInterp = interpolation<vector>::New(scheme, gradp());
         }
         // hindered drag: the solver's fluid fraction (of the previous step's
@@ -864,6 +896,19 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
     const double meanComm = returnReduce(comm, sumOp<double>())/Pstream::nProcs();
     const double meanCompute = returnReduce(compute, sumOp<double>())/Pstream::nProcs();
     const double maxCompute = returnReduce(compute, maxOp<double>());
+    // the particles' mass-weighted mean velocity at the end (a periodic
+    // suspension's settling, a column's flow)
+    vector momentum = Zero;
+    scalar mass = 0;
+    for (const parcelType& p : *this)
+    {
+        const scalar m = settings_.types.types[p.shapeType()].mass;
+        momentum += m*p.U();
+        mass += m;
+    }
+    reduce(momentum, sumOp<vector>());
+    reduce(mass, sumOp<scalar>());
+    const vector meanVelocity = mass > 0 ? momentum/mass : vector::zero;
     if (!Pstream::master()) return;
 
     const superellipsoidRunTotals& t = totals_;
@@ -881,6 +926,8 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
         << "  \"stepsAboveSubCycleTravel\": " << t.travelSteps << ",\n"
         << "  \"maxOverlapOverDeq\": " << t.maxOverlapOverDeq << ",\n"
         << "  \"maxReynolds\": " << t.maxReynolds << ",\n"
+        << "  \"meanParticleVelocity\": [" << meanVelocity.x() << ", "
+        << meanVelocity.y() << ", " << meanVelocity.z() << "],\n"
         << "  \"steps\": " << t.steps << ",\n"
         << "  \"collisionsPerStep\": " << t.contacts/steps << ",\n"
         << "  \"subCyclesPerStep\": " << t.subCycles/steps << ",\n"

@@ -8,6 +8,7 @@ Description
 #include "demCloudProperties.H"
 #include "demCloudIO.H"
 #include "meshWallFaces.H"
+#include "meshPeriodicity.H"
 #include "foamEigen.H"
 #include "dem/WallClearance.hpp"
 #include "Time.H"
@@ -82,6 +83,9 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
         };
     };
 
+    // periodic boundaries (cyclic patch pairs): clear of the images too
+    const sef::dem::PeriodicLattice periodic = meshPeriodicity(mesh);
+
     const word source = dict.get<word>("source");
     try
     {
@@ -89,7 +93,7 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
         {
             const std::vector<sef::dem::ListedParticle> list =
                 readListedParticles(dict, types.names);
-            sef::dem::injectListed(ps, list, 0, listAdmissible(list));
+            sef::dem::injectListed(ps, list, 0, listAdmissible(list), 0.0, periodic);
         }
         else if (source == "random")
         {
@@ -113,6 +117,7 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
             spec.velocity = toEigen(dict.lookupOrDefault<vector>("U0", Zero));
             spec.maxAttemptsPerParticle = dict.lookupOrDefault<label>("maxAttempts", 10000);
             spec.typeFractions = types.fractions;
+            spec.periodic = periodic;
             sef::dem::injectRandom
             (
                 ps, spec, 0,
@@ -192,7 +197,7 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
             // a settled bed: its resting contacts overlap by the DEM step's
             // allowed penetration (1e-4 d_eq); 1e-2 d_eq is the acceptance
             // bound of overlaps in the tutorials
-            sef::dem::injectListed(ps, list, 0, listAdmissible(list), 1e-2);
+            sef::dem::injectListed(ps, list, 0, listAdmissible(list), 1e-2, periodic);
         }
         else
         {
@@ -206,6 +211,12 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
         FatalIOErrorInFunction(dict)
             << "Injection model " << this->modelName() << " (" << dict.name()
             << ") cannot place its particles: " << err.what() << exit(FatalIOError);
+    }
+    catch (const sef::dem::PeriodicError& err)
+    {
+        FatalIOErrorInFunction(dict)
+            << "Injection model " << this->modelName() << " (" << dict.name()
+            << "): " << err.what() << exit(FatalIOError);
     }
 
     particles_.resize(ps.size());
