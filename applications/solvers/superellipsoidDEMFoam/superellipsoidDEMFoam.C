@@ -273,12 +273,7 @@ int main(int argc, char *argv[])
     const sef::dem::PeriodicLattice periodic = meshPeriodicity(mesh);
     if (!periodic.empty())
     {
-        double largest = 0;
-        for (const sef::dem::ParticleType& t : props.types)
-        {
-            largest = max(largest, t.boundingRadius);
-        }
-        checkPeriodicRoom(periodic, largest);
+        checkPeriodicRoom(periodic, props.types);
         Info<< "Periodic: " << label(periodic.directions().size())
             << " direction(s), translations";
         for (const sef::dem::PeriodicDirection& d : periodic.directions())

@@ -62,9 +62,7 @@ void DemEngine::Impl::computeOrder(const ParticleSystem& ps) {
         order.resize(n);
         for (std::size_t i = 0; i < n; ++i) order[i] = i;
     }
-    double largest = 0.0;
-    for (const ParticleType& type : ps.types) largest = std::max(largest, type.boundingRadius);
-    const double cell = 2.0 * largest;
+    const double cell = 2.0 * largestBoundingRadius(ps.types);
     Vec3 lo = ps.position[0], hi = ps.position[0];
     for (const Vec3& x : ps.position) {
         lo = lo.cwiseMin(x);

@@ -1,5 +1,7 @@
 #include "dem/ParticleSystem.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -117,6 +119,12 @@ void ParticleSystem::remove(std::size_t i) {
     for (auto* v : {&dragImpulse, &dragAngularImpulse})
         if (v->size() > last) v->pop_back();
     if (fluidDrag.size() > last) fluidDrag.pop_back();
+}
+
+double largestBoundingRadius(const std::vector<ParticleType>& types) {
+    double largest = 0.0;
+    for (const ParticleType& type : types) largest = std::max(largest, type.boundingRadius);
+    return largest;
 }
 
 } // namespace sef::dem

@@ -29,6 +29,10 @@ struct ParticleType {
     ParticleType(const Superellipsoid& s, double rho);
 };
 
+// The largest bounding radius of the types (0 for none): the reach of the
+// broad phase, the halos and the periodic images.
+double largestBoundingRadius(const std::vector<ParticleType>& types);
+
 struct ParticleSystem {
     std::vector<ParticleType> types;
 

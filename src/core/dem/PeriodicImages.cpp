@@ -21,8 +21,7 @@ void PeriodicImages::build(ParticleSystem& ps, double travel, HaloExchange* inne
     sent_.clear();
     if (inner) sent_ = inner->sentParticles();
     imageOf_.clear();
-    double largest = 0.0;
-    for (const ParticleType& t : ps.types) largest = std::max(largest, t.boundingRadius);
+    const double largest = largestBoundingRadius(ps.types);
     lattice_.requireRoomFor(largest);
     for (std::size_t i = 0; i < owned; ++i) {
         scratch_.clear();

@@ -85,12 +85,6 @@ std::string placementFailure(const InjectionRejections& why, long count, long ma
     return msg.str();
 }
 
-double largestBoundingRadius(const ParticleSystem& ps) {
-    double largest = 0.0;
-    for (const ParticleType& type : ps.types) largest = std::max(largest, type.boundingRadius);
-    return largest;
-}
-
 // The box of the centres placed so far (periodic boundaries): a shift s can
 // bring a candidate x within reach of one of them only if x + s comes within
 // reach of this box, so candidates away from the boundaries test no shift.
@@ -135,7 +129,7 @@ public:
               const BodyAdmissible& admissibleBody)
         : ps_(ps), spec_(spec), periodic_(spec.periodic), open_(periodicOpenings(spec.region, spec.periodic)),
           admissible_(admissible), admissibleBody_(admissibleBody), grid_(ps),
-          largestR_(largestBoundingRadius(ps)) {
+          largestR_(largestBoundingRadius(ps.types)) {
         if (!periodic_.empty())
             for (const Vec3& x : ps.position) centres_.add(x);
     }
@@ -324,7 +318,7 @@ constexpr long randomOnlyPositions = 16;
 void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int64_t firstId,
                   const SphereAdmissible& admissible, const BodyAdmissible& admissibleBody) {
     validate(spec, particles.types.size());
-    spec.periodic.requireRoomFor(largestBoundingRadius(particles));
+    spec.periodic.requireRoomFor(largestBoundingRadius(particles.types));
     std::vector<double> cumulative(spec.typeFractions.size());
     std::partial_sum(spec.typeFractions.begin(), spec.typeFractions.end(), cumulative.begin());
 
@@ -395,7 +389,7 @@ void injectListed(ParticleSystem& particles, const std::vector<ListedParticle>& 
                   const PeriodicLattice& periodic) {
     if (!(allowedOverlap >= 0.0) || !std::isfinite(allowedOverlap))
         throw std::invalid_argument("injectListed: allowedOverlap must be finite and >= 0");
-    const double largestR = largestBoundingRadius(particles);
+    const double largestR = largestBoundingRadius(particles.types);
     periodic.requireRoomFor(largestR);
     const auto dEq = [](const Superellipsoid& s) { return std::cbrt(6.0 * s.volume() / M_PI); };
     ParticleSystem trial = particles; // untouched on failure

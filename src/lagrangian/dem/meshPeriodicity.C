@@ -149,12 +149,12 @@ sef::dem::PeriodicLattice Foam::meshPeriodicity(const polyMesh& mesh)
 void Foam::checkPeriodicRoom
 (
     const sef::dem::PeriodicLattice& lattice,
-    double largestBoundingRadius
+    const std::vector<sef::dem::ParticleType>& types
 )
 {
     try
     {
-        lattice.requireRoomFor(largestBoundingRadius);
+        lattice.requireRoomFor(sef::dem::largestBoundingRadius(types));
     }
     catch (const sef::dem::PeriodicError& err)
     {

@@ -126,11 +126,7 @@ void Foam::processorHalo::build(sef::dem::ParticleSystem& ps, double travel)
 {
     stopwatch watch(seconds_);
     const label me = Pstream::myProcNo();
-    double largest = 0;
-    for (const sef::dem::ParticleType& t : ps.types)
-    {
-        largest = std::max(largest, t.boundingRadius);
-    }
+    const double largest = sef::dem::largestBoundingRadius(ps.types);
 
     firstHalo_ = ps.size();
     sent_.clear();

@@ -498,12 +498,7 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
     const sef::dem::PeriodicLattice periodic = meshPeriodicity(this->mesh());
     if (!periodic.empty())
     {
-        double largest = 0;
-        for (const sef::dem::ParticleType& t : settings_.types.types)
-        {
-            largest = max(largest, t.boundingRadius);
-        }
-        checkPeriodicRoom(periodic, largest);
+        checkPeriodicRoom(periodic, settings_.types.types);
         const boundBox box(this->mesh().points(), false);
         images_.reset(new sef::dem::PeriodicImages(periodic, toEigen(box.min()), toEigen(box.max())));
     }
