@@ -83,6 +83,39 @@ DemEngine::~DemEngine() = default;
 DemEngine::DemEngine(DemEngine&&) noexcept = default;
 DemEngine& DemEngine::operator=(DemEngine&&) noexcept = default;
 
+void DemEngine::setWallMotions(std::vector<WallMotion> motions) {
+    std::vector<int> faceMotion = motionOfFaces(impl_->walls, motions);
+    if (std::all_of(faceMotion.begin(), faceMotion.end(), [](int m) { return m < 0; })) faceMotion.clear();
+    impl_->faceMotion = std::move(faceMotion);
+    impl_->wallMotions = std::move(motions);
+}
+
+void DemEngine::setWalls(std::vector<WallFace> walls) {
+    Impl& m = *impl_;
+    WallSet replaced(std::move(walls));
+    std::vector<int> faceMotion = motionOfFaces(replaced, m.wallMotions); // throws before any change
+    m.walls = std::move(replaced);
+    m.faceMotion = std::move(faceMotion);
+    if (std::all_of(m.faceMotion.begin(), m.faceMotion.end(), [](int k) { return k < 0; })) m.faceMotion.clear();
+    m.faceCache = NearFaceCache();
+    // wall keys name faces of the old set: only the pairs' memory stays
+    std::vector<WarmStartEntry> entries = m.warm.entries();
+    std::vector<KeptCompliance> compliances = m.warm.compliances();
+    std::vector<KeptPatch> patches = m.warm.patches();
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+        if (entries[k].key.b < 0) continue;
+        entries[kept] = entries[k];
+        compliances[kept] = compliances[k];
+        patches[kept] = patches[k];
+        ++kept;
+    }
+    entries.resize(kept);
+    compliances.resize(kept);
+    patches.resize(kept);
+    m.warm.setEntries(std::move(entries), std::move(compliances), patches);
+}
+
 const EngineSettings& DemEngine::settings() const { return impl_->settings; }
 const WallSet& DemEngine::walls() const { return impl_->walls; }
 

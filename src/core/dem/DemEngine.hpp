@@ -5,6 +5,7 @@
 // removal, push-back of particles that would leave through a wall.
 #include "dem/HaloExchange.hpp"
 #include "dem/ParticleSystem.hpp"
+#include "dem/WallMotion.hpp"
 #include "dem/WallSet.hpp"
 
 #include <cstdint>
@@ -171,6 +172,18 @@ public:
     // particle `owned` accepts. Called between steps.
     void extractState(const std::function<bool(std::int64_t)>& owned, std::ostream& os) const;
     void mergeState(std::istream& is, const std::function<bool(std::int64_t)>& owned);
+
+    // Walls moving along their own surfaces (dem/WallMotion.hpp) from the
+    // next step on, replacing the motions set before (empty: every wall at
+    // rest). A contact with a moving face sees the face's velocity at the
+    // contact point (its part across the normal) and its angular velocity
+    // (rolling resistance). Throws WallMotionError naming the patch.
+    void setWallMotions(std::vector<WallMotion> motions);
+    // Replaces the walls between steps (a gate that opens: its faces
+    // removed). The contacts with walls lose their memory (warm starts,
+    // narrow-phase references: keyed by face); the pairs keep theirs. The
+    // wall motions set before are checked against the new faces.
+    void setWalls(std::vector<WallFace> walls);
 
     const EngineSettings& settings() const;
     const WallSet& walls() const;

@@ -41,6 +41,11 @@ struct DemEngine::Impl {
     // Configuration (constructor); read by every stage.
     WallSet walls;
     EngineSettings settings;
+    // Moving walls (setWallMotions): per face the index of its motion, -1
+    // at rest; empty when no wall moves (the impulse stage then runs the
+    // arithmetic of walls at rest).
+    std::vector<WallMotion> wallMotions;
+    std::vector<int> faceMotion;
     CollisionParameters pairParameters, wallParameters;
 
     // Contact memory across substeps, steps and restarts: written by the
@@ -191,6 +196,7 @@ struct DemEngine::Impl {
     // DemImpulseStage.cpp
     double resolveImpulses(double h, StepStatistics& stats);
     void setUpKeepingCompliance(SolverContact& c, const DemContact& d, int slot);
+    void setWallMotion(SolverContact& c, const DemContact& d) const;
     // DemIntegration.cpp
     double removeOverlaps(double h);
     double finishSubstep(double h, StepStatistics& stats);

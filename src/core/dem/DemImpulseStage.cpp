@@ -73,6 +73,7 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
             c.law = d.isWall() ? &wallParameters : &pairParameters;
             c.impulse.setZero();
             setUpKeepingCompliance(c, d, activeSlot[k]);
+            setWallMotion(c, d);
             const Vec3 u = relativeContactVelocity(solverBodies, c);
             const double approach = d.normal.dot(u);
             const bool resting = -approach <= restingSpeed;
@@ -140,6 +141,21 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
     }
     warm.commit();
     return kinetic;
+}
+
+// The velocity of a moving wall at contact d's point, across its normal
+// (the faces stay put: a normal part would push without moving them), and
+// the wall's angular velocity; zero for pairs and walls at rest.
+void DemEngine::Impl::setWallMotion(SolverContact& c, const DemContact& d) const {
+    c.wallVelocity.setZero();
+    c.wallAngularVelocity.setZero();
+    if (!d.isWall() || faceMotion.empty()) return;
+    const int m = faceMotion[static_cast<std::size_t>(d.face)];
+    if (m < 0) return;
+    const WallMotion& motion = wallMotions[static_cast<std::size_t>(m)];
+    const Vec3 v = motion.velocityAt(d.point);
+    c.wallVelocity = v - d.normal.dot(v) * d.normal;
+    c.wallAngularVelocity = motion.angularVelocity;
 }
 
 // setUpContact for active contact d (warm-start slot `slot`), with the

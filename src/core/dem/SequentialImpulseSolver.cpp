@@ -148,7 +148,7 @@ double rollingUpdate(std::vector<SolverBody>& bodies, SolverContact* group) {
     SolverContact& c = group[0];
     SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
     Vec3 w = -b1.angularVelocity;
-    if (c.j >= 0) w += bodies[static_cast<std::size_t>(c.j)].angularVelocity;
+    w += c.j >= 0 ? bodies[static_cast<std::size_t>(c.j)].angularVelocity : c.wallAngularVelocity;
     const Eigen::Vector2d wT(c.rollingTangent1.dot(w), c.rollingTangent2.dot(w));
     const Eigen::Vector2d old = c.rollingImpulse;
     Eigen::Vector2d next = old - c.rollingInverse * wT;

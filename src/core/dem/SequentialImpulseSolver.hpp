@@ -70,7 +70,11 @@ struct SolverBody {
 };
 
 struct SolverContact {
-    int i = -1, j = -1;                 // j < 0: wall (infinite mass, at rest)
+    int i = -1, j = -1;                 // j < 0: wall (infinite mass)
+    // j < 0: the wall's velocity at the contact point, across the normal,
+    // and its angular velocity (dem/WallMotion.hpp); zero for a wall at rest.
+    Vec3 wallVelocity = Vec3::Zero();
+    Vec3 wallAngularVelocity = Vec3::Zero();
     Vec3 arm1 = Vec3::Zero(), arm2 = Vec3::Zero(); // contact point - centre
     ContactFrame frame;                 // normal, K, (K^-1), n.K n, target (sef::ContactFrame)
     Vec3 armCrossNormal1 = Vec3::Zero(), armCrossNormal2 = Vec3::Zero(); // r x n
@@ -121,7 +125,8 @@ struct SolverResult {
     bool stagnated = false; // stopped for lack of progress (stagnationWindow)
 };
 
-// Relative velocity u = v_2P - v_1P at the contact (wall: -v_1P).
+// Relative velocity u = v_2P - v_1P at the contact (wall: its velocity
+// there - v_1P).
 inline Vec3 relativeContactVelocity(const std::vector<SolverBody>& bodies, const SolverContact& c);
 
 // Fills arms, compliance (K^-1 when `needInverse`), angular terms and the
@@ -183,6 +188,8 @@ SEF_ALWAYS_INLINE Vec3 relativeContactVelocity(const std::vector<SolverBody>& bo
     if (c.j >= 0) {
         const SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
         u += b2.velocity + b2.angularVelocity.cross(c.arm2);
+    } else {
+        u += c.wallVelocity;
     }
     return u;
 }
