@@ -50,6 +50,8 @@ Description
 #include "storedCloud.H"
 #include "restartedState.H"
 #include "stepReports.H"
+#include "wallSchedule.H"
+#include "particleOutlets.H"
 
 #include "dem/DemEngine.hpp"
 #include "dem/PeriodicImages.hpp"
@@ -159,7 +161,8 @@ void writeSummary
     double potentialEnergyDrop,
     bool settled,
     const processorHalo* halo,
-    double ownStepSeconds
+    double ownStepSeconds,
+    const particleOutlets& outlets
 )
 {
     // ps: all processors' particles; each counts those in its cells
@@ -197,7 +200,12 @@ void writeSummary
     const sef::Vec3 meanVelocity = mass > 0 ? sef::Vec3(momentum/mass) : sef::Vec3::Zero();
     os  << "{\n"
         << "  \"particles\": " << label(ps.size()) << ",\n"
+        << "  \"particleMass\": " << mass << ",\n"
         << "  \"particlesLost\": " << lost << ",\n"
+        << "  \"particlesLeft\": " << outlets.totalNumber() << ",\n"
+        << "  \"massLeft\": " << outlets.totalMass() << ",\n";
+    outlets.writeJson(os);
+    os  << ",\n"
         << "  \"particlesPushedBack\": " << totals.pushedBack << ",\n"
         << "  \"maxOverlapOverDeq\": " << totals.maxOverlapOverDeq << ",\n"
         << "  \"finalMaxOverlapOverDeq\": " << last.maxOverlapOverDeq << ",\n"
@@ -263,12 +271,17 @@ int main(int argc, char *argv[])
     wordList cloudKeywords(demCloudPropertiesKeywords());
     cloudKeywords.append(wordList({"stopWhenSettled"}));
     cloudKeywords.append(particleTrace::keywords());
+    cloudKeywords.append(wallSchedule::keywords());
     checkKeywords(cloudDict, cloudKeywords, false);
     demCloudProperties props = readDemCloudProperties(cloudDict);
     props.engine.gravity = toEigen(g.value());
 
     const std::vector<sef::dem::WallFace> walls = meshWallFaces(mesh);
     Info<< "Walls: " << label(walls.size()) << " faces on wall patches" << nl;
+    // Walls that move along their surface or open (doc/walls.md), and the
+    // patches particles leave through
+    const wallSchedule schedule(mesh, cloudDict);
+    particleOutlets outlets(mesh);
     // Cyclic patch pairs: periodic directions (doc/periodic.md)
     const sef::dem::PeriodicLattice periodic = meshPeriodicity(mesh);
     if (!periodic.empty())
@@ -304,12 +317,28 @@ int main(int argc, char *argv[])
     const bool hasRecord = isFile(runInfoPath());
     label recordedParticles = -1;
     double recordedPotentialEnergy0 = 0;
+    // wall patches opened (wallSchedule) when the start time was written:
+    // the engine state's wall contacts name the faces of the others
+    labelList opened = schedule.openedAt(runTime.value());
     if (hasRecord)
     {
         const dictionary info{IFstream(runInfoPath())()};
         recordedPotentialEnergy0 = info.get<scalar>("potentialEnergy0");
         // (records of older versions have no count: not checked)
         recordedParticles = info.lookupOrDefault<label>("particles", -1);
+        if (info.found("openedWalls"))
+        {
+            opened.clear();
+            for (const word& name : info.get<wordList>("openedWalls"))
+            {
+                opened.append(mesh.boundaryMesh().findPatchID(name));
+            }
+        }
+        outlets.readRecord(info);
+    }
+    for (const label patchi : opened)
+    {
+        outlets.open(patchi);
     }
     const bool anyRecord = returnReduce(hasRecord, orOp<bool>());
     const bool anyCloudFiles =
@@ -398,7 +427,7 @@ int main(int argc, char *argv[])
         keepOwnedParticles(mesh, particles);
     }
 
-    sef::dem::DemEngine engine(walls, props.engine);
+    sef::dem::DemEngine engine(wallSchedule::closedFaces(walls, opened), props.engine);
     // Per-contact warm starts (accumulated impulses, narrow-phase answers)
     // are engine state: stored next to every written cloud so that a
     // restart continues exactly like the continuous run.
@@ -476,7 +505,14 @@ int main(int argc, char *argv[])
             {
                 os.precision(17);
                 os  << "potentialEnergy0 " << potentialEnergy0 << ";\n"
-                    << "particles " << particlesInAll << ";\n";
+                    << "particles " << particlesInAll << ";\n"
+                    << "openedWalls (";
+                for (const label patchi : opened)
+                {
+                    os  << " " << mesh.boundaryMesh()[patchi].name();
+                }
+                os  << " );\n";
+                outlets.writeRecord(os);
             }
         );
         endTimeWrite(runTime);
@@ -530,6 +566,28 @@ int main(int argc, char *argv[])
             // how far any particle can move in the step: its speed,
             // doubled for what a collision can give it, plus gravity's
             const scalar dt = runTime.deltaTValue();
+            // walls that open at the start of this step, and the motions
+            // at its middle
+            const scalar stepStart = runTime.value() - dt;
+            const labelList nowOpen = schedule.openedAt(stepStart + 1e-6*dt);
+            if (nowOpen.size() != opened.size())
+            {
+                for (const label patchi : nowOpen)
+                {
+                    if (opened.found(patchi)) continue;
+                    Info<< "Wall patch " << mesh.boundaryMesh()[patchi].name()
+                        << " opens at time " << runTime.timeName(stepStart) << nl;
+                    outlets.open(patchi);
+                }
+                opened = nowOpen;
+                engine.setWalls(wallSchedule::closedFaces(walls, opened));
+            }
+            schedule.apply(engine, stepStart + 0.5*dt);
+            // the centres at the start of the step, to see who leaves
+            const std::vector<sef::Vec3> start
+            (
+                outlets.any() ? particles.position : std::vector<sef::Vec3>()
+            );
             double vmax = 0;
             for (const sef::Vec3& v : particles.velocity) vmax = max(vmax, v.norm());
             reduce(vmax, maxOp<double>());
@@ -548,7 +606,10 @@ int main(int argc, char *argv[])
                 }
                 stats = engine.step(particles, dt, subCycles, exchange);
                 halo->remove(particles);
+                // (removed after the transfer, which keeps the step's order)
+                const std::vector<std::int64_t> left = outlets.leaving(particles, start);
                 const bool changed = carriers->transfer(particles, dt);
+                particleOutlets::remove(particles, left);
                 if (returnReduce(changed, orOp<bool>()))
                 {
                     moveContactMemory(engine, ownedFlags(particles.id));
@@ -560,10 +621,16 @@ int main(int argc, char *argv[])
                 images->build(particles, travel);
                 stats = engine.step(particles, dt, subCycles, images.get());
                 images->remove(particles);
+                particleOutlets::remove(particles, outlets.leaving(particles, start));
             }
             else
             {
                 stats = engine.step(particles, dt, subCycles);
+                particleOutlets::remove(particles, outlets.leaving(particles, start));
+            }
+            if (outlets.any())
+            {
+                outlets.endStep(runTime);
             }
             // centres that left through a periodic boundary come back
             // through its partner (carriers that crossed one were moved by
@@ -642,7 +709,7 @@ int main(int argc, char *argv[])
     writeSummary
     (
         runTime, mesh, all, totals, stats, wallSeconds, bedHeight, potentialDrop,
-        settled, halo.get(), ownStepSeconds
+        settled, halo.get(), ownStepSeconds, outlets
     );
     Info<< "End" << nl << endl;
     return 0;

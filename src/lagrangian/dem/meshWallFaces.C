@@ -16,9 +16,10 @@ using namespace Foam;
 // This processor's wall faces, each with its label in the undecomposed mesh
 // (faceProcAddressing: 1-based, signed) or, without that file, after the
 // faces of the lower processors
-std::vector<sef::dem::WallFace> localWallFaces
+std::vector<sef::dem::WallFace> localPatchFaces
 (
     const polyMesh& mesh,
+    const boolList& selected,
     std::vector<label>* globalLabels
 );
 
@@ -45,8 +46,23 @@ void pack(const sef::dem::WallFace& w, label key, DynamicList<scalar>& buffer)
 
 std::vector<sef::dem::WallFace> Foam::meshWallFaces(const polyMesh& mesh)
 {
+    boolList walls(mesh.boundaryMesh().size(), false);
+    for (const polyPatch& patch : mesh.boundaryMesh())
+    {
+        walls[patch.index()] = isA<wallPolyPatch>(patch);
+    }
+    return meshPatchFaces(mesh, walls);
+}
+
+
+std::vector<sef::dem::WallFace> Foam::meshPatchFaces
+(
+    const polyMesh& mesh,
+    const boolList& selected
+)
+{
     std::vector<label> keys;
-    std::vector<sef::dem::WallFace> local = localWallFaces(mesh, &keys);
+    std::vector<sef::dem::WallFace> local = localPatchFaces(mesh, selected, &keys);
     if (!Pstream::parRun())
     {
         return local;
@@ -109,9 +125,10 @@ bool Foam::insideMesh(const polyMesh& mesh, const sef::Vec3& x)
 namespace
 {
 
-std::vector<sef::dem::WallFace> localWallFaces
+std::vector<sef::dem::WallFace> localPatchFaces
 (
     const polyMesh& mesh,
+    const boolList& selected,
     std::vector<label>* globalLabels
 )
 {
@@ -141,7 +158,7 @@ std::vector<sef::dem::WallFace> localWallFaces
     }
     for (const polyPatch& patch : mesh.boundaryMesh())
     {
-        if (!isA<wallPolyPatch>(patch))
+        if (!selected[patch.index()])
         {
             continue;
         }

@@ -1,0 +1,141 @@
+#include "wallSchedule.H"
+#include "wallPolyPatch.H"
+#include "demCloudProperties.H"
+#include "foamEigen.H"
+
+#include <algorithm>
+
+namespace
+{
+
+Foam::string joinedNames(const Foam::wordList& words)
+{
+    Foam::string s;
+    for (const Foam::word& w : words) s += (s.empty() ? "" : " ") + w;
+    return s;
+}
+
+} // End anonymous namespace
+
+
+Foam::wallSchedule::wallSchedule(const polyMesh& mesh, const dictionary& cloudDict)
+:
+    mesh_(mesh),
+    openAt_(mesh.boundaryMesh().size(), GREAT)
+{
+    if (!cloudDict.found("walls")) return;
+    if (!cloudDict.isDict("walls"))
+    {
+        invalidEntry(cloudDict, "walls", "must be a dictionary of wall patches");
+    }
+    dict_ = cloudDict.subDict("walls");
+    if (!cloudDict.isDict("walls"))
+    {
+        invalidEntry(cloudDict, "walls", "must be a dictionary of wall patches");
+    }
+    const dictionary& walls = cloudDict.subDict("walls");
+    wordList wallPatches;
+    for (const polyPatch& pp : mesh.boundaryMesh())
+    {
+        if (isA<wallPolyPatch>(pp)) wallPatches.append(pp.name());
+    }
+    for (const entry& e : walls)
+    {
+        const word& name = e.keyword();
+        if (name.starts_with('#')) continue;
+        const label patchi = mesh.boundaryMesh().findPatchID(name);
+        if (patchi < 0 || !isA<wallPolyPatch>(mesh.boundaryMesh()[patchi]))
+        {
+            invalidEntry
+            (
+                walls, name,
+                "not a wall patch of the mesh (wall patches: " + joinedNames(wallPatches) + ")"
+            );
+        }
+        if (!e.isDict())
+        {
+            invalidEntry(walls, name, "must be a dictionary (velocity, angularVelocity, origin, openAt)");
+        }
+        const dictionary& d = e.dict();
+        checkKeywords(d, {"velocity", "angularVelocity", "origin", "openAt"});
+        if (d.found("openAt"))
+        {
+            openAt_[patchi] = d.get<scalar>("openAt");
+        }
+        if (!d.found("velocity") && !d.found("angularVelocity")) continue;
+        patchMotion m;
+        m.patch = patchi;
+        if (d.found("velocity")) m.velocity = Function1<vector>::New("velocity", d);
+        if (d.found("angularVelocity"))
+        {
+            m.angularVelocity = Function1<vector>::New("angularVelocity", d);
+            if (!d.found("origin"))
+            {
+                invalidEntry(d, "origin", "missing: a point of the rotation axis is needed with angularVelocity");
+            }
+        }
+        m.origin = d.lookupOrDefault<vector>("origin", Zero);
+        motions_.push_back(std::move(m));
+    }
+}
+
+
+void Foam::wallSchedule::apply(sef::dem::DemEngine& engine, scalar t) const
+{
+    if (motions_.empty()) return;
+    try
+    {
+        engine.setWallMotions(motions(t));
+    }
+    catch (const sef::dem::WallMotionError& err)
+    {
+        FatalIOErrorInFunction(dict_)
+            << "Invalid wall motion at time " << t << ": " << err.what() << nl
+            << "(patch numbers: " << mesh_.boundaryMesh().names() << ")"
+            << exit(FatalIOError);
+    }
+}
+
+
+std::vector<sef::dem::WallMotion> Foam::wallSchedule::motions(scalar t) const
+{
+    std::vector<sef::dem::WallMotion> result;
+    for (const patchMotion& m : motions_)
+    {
+        if (isOpen(m.patch, t)) continue;
+        sef::dem::WallMotion w;
+        w.patch = int(m.patch);
+        if (m.velocity.valid()) w.velocity = toEigen(m.velocity->value(t));
+        if (m.angularVelocity.valid()) w.angularVelocity = toEigen(m.angularVelocity->value(t));
+        w.origin = toEigen(m.origin);
+        result.push_back(w);
+    }
+    return result;
+}
+
+
+Foam::labelList Foam::wallSchedule::openedAt(scalar t) const
+{
+    labelList opened;
+    forAll(openAt_, patchi)
+    {
+        if (isOpen(patchi, t)) opened.append(patchi);
+    }
+    return opened;
+}
+
+
+std::vector<sef::dem::WallFace> Foam::wallSchedule::closedFaces
+(
+    const std::vector<sef::dem::WallFace>& all,
+    const labelList& opened
+)
+{
+    std::vector<sef::dem::WallFace> closed;
+    closed.reserve(all.size());
+    for (const sef::dem::WallFace& f : all)
+    {
+        if (!opened.found(f.patch)) closed.push_back(f);
+    }
+    return closed;
+}
