@@ -52,6 +52,7 @@ Description
 #include "stepReports.H"
 #include "wallSchedule.H"
 #include "particleOutlets.H"
+#include "particleFeeder.H"
 
 #include "dem/DemEngine.hpp"
 #include "dem/PeriodicImages.hpp"
@@ -162,7 +163,8 @@ void writeSummary
     bool settled,
     const processorHalo* halo,
     double ownStepSeconds,
-    const particleOutlets& outlets
+    const particleOutlets& outlets,
+    const particleFeeder& feeder
 )
 {
     // ps: all processors' particles; each counts those in its cells
@@ -203,7 +205,9 @@ void writeSummary
         << "  \"particleMass\": " << mass << ",\n"
         << "  \"particlesLost\": " << lost << ",\n"
         << "  \"particlesLeft\": " << outlets.totalNumber() << ",\n"
-        << "  \"massLeft\": " << outlets.totalMass() << ",\n";
+        << "  \"massLeft\": " << outlets.totalMass() << ",\n"
+        << "  \"particlesFed\": " << feeder.fed() << ",\n"
+        << "  \"particlesOwed\": " << feeder.owed(runTime.value()) << ",\n";
     outlets.writeJson(os);
     os  << ",\n"
         << "  \"particlesPushedBack\": " << totals.pushedBack << ",\n"
@@ -272,6 +276,7 @@ int main(int argc, char *argv[])
     cloudKeywords.append(wordList({"stopWhenSettled"}));
     cloudKeywords.append(particleTrace::keywords());
     cloudKeywords.append(wallSchedule::keywords());
+    cloudKeywords.append(particleFeeder::keywords());
     checkKeywords(cloudDict, cloudKeywords, false);
     demCloudProperties props = readDemCloudProperties(cloudDict);
     props.engine.gravity = toEigen(g.value());
@@ -282,6 +287,7 @@ int main(int argc, char *argv[])
     // patches particles leave through
     const wallSchedule schedule(mesh, cloudDict);
     particleOutlets outlets(mesh);
+    particleFeeder feeder(mesh, cloudDict, props.types, props.typeFractions);
     // Cyclic patch pairs: periodic directions (doc/periodic.md)
     const sef::dem::PeriodicLattice periodic = meshPeriodicity(mesh);
     if (!periodic.empty())
@@ -335,6 +341,7 @@ int main(int argc, char *argv[])
             }
         }
         outlets.readRecord(info);
+        feeder.readRecord(info);
     }
     for (const label patchi : opened)
     {
@@ -383,13 +390,19 @@ int main(int argc, char *argv[])
         {
             if (props.injectListed)
             {
+                // bounding sphere clear of the walls, else the body exactly
+                // (a particle listed resting on a wall)
+                const sef::dem::WallSet wallSet(walls);
                 sef::dem::injectListed
                 (
                     particles, props.listed, 0,
                     [&](const sef::Vec3& x, std::size_t n)
                     {
-                        const int t = props.listed[n].type;
-                        return clearOfWalls(mesh, walls, x, props.types[t].boundingRadius);
+                        const sef::dem::ListedParticle& p = props.listed[n];
+                        const sef::dem::ParticleType& type = props.types[p.type];
+                        return
+                            clearOfWalls(mesh, walls, x, type.boundingRadius)
+                         || bodyClearOfWalls(mesh, wallSet, type.shape, sef::Pose{x, p.orientation});
                     },
                     0.0, periodic
                 );
@@ -428,6 +441,8 @@ int main(int argc, char *argv[])
     }
 
     sef::dem::DemEngine engine(wallSchedule::closedFaces(walls, opened), props.engine);
+    // (a motion the walls cannot make is refused before anything is written)
+    schedule.apply(engine, runTime.value());
     // Per-contact warm starts (accumulated impulses, narrow-phase answers)
     // are engine state: stored next to every written cloud so that a
     // restart continues exactly like the continuous run.
@@ -513,6 +528,7 @@ int main(int argc, char *argv[])
                 }
                 os  << " );\n";
                 outlets.writeRecord(os);
+                feeder.writeRecord(os);
             }
         );
         endTimeWrite(runTime);
@@ -632,6 +648,22 @@ int main(int argc, char *argv[])
             {
                 outlets.endStep(runTime);
             }
+            if (feeder.active())
+            {
+                const sef::dem::WallSet& wallSet = engine.walls();
+                feeder.feed
+                (
+                    particles, runTime.value(), periodic,
+                    [&](const sef::Vec3& x, double R)
+                    {
+                        return clearOfWalls(mesh, wallSet.faces(), x, R);
+                    },
+                    [&](int t, const sef::Pose& pose)
+                    {
+                        return bodyClearOfWalls(mesh, wallSet, props.types[t].shape, pose);
+                    }
+                );
+            }
             // centres that left through a periodic boundary come back
             // through its partner (carriers that crossed one were moved by
             // their tracking already)
@@ -709,7 +741,7 @@ int main(int argc, char *argv[])
     writeSummary
     (
         runTime, mesh, all, totals, stats, wallSeconds, bedHeight, potentialDrop,
-        settled, halo.get(), ownStepSeconds, outlets
+        settled, halo.get(), ownStepSeconds, outlets, feeder
     );
     Info<< "End" << nl << endl;
     return 0;

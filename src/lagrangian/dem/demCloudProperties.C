@@ -382,6 +382,7 @@ Foam::demCloudProperties Foam::readDemCloudProperties(const dictionary& dict)
     props.typeNames = table.names;
     props.types = table.types;
     const std::vector<double>& fractions = table.fractions;
+    props.typeFractions = fractions;
     // Injection (optional: a restart or a hand-made cloud needs none)
     props.inject = dict.found("injection");
     props.injectListed =

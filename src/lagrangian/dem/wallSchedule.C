@@ -89,10 +89,23 @@ void Foam::wallSchedule::apply(sef::dem::DemEngine& engine, scalar t) const
     }
     catch (const sef::dem::WallMotionError& err)
     {
+        // the entry of the patch whose motion is refused
+        word name = "walls";
+        for (const sef::dem::WallMotion& m : motions(t))
+        {
+            try
+            {
+                sef::dem::motionOfFaces(engine.walls(), {m});
+            }
+            catch (const sef::dem::WallMotionError&)
+            {
+                name = mesh_.boundaryMesh()[m.patch].name();
+                break;
+            }
+        }
         FatalIOErrorInFunction(dict_)
-            << "Invalid wall motion at time " << t << ": " << err.what() << nl
-            << "(patch numbers: " << mesh_.boundaryMesh().names() << ")"
-            << exit(FatalIOError);
+            << "Invalid entry '" << name << "' in " << dict_.name() << " at time " << t
+            << ": " << err.what() << exit(FatalIOError);
     }
 }
 
