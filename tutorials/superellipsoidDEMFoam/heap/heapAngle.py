@@ -107,6 +107,10 @@ def analyse(run):
     zFeed = 0.5 * (fmin[2] + fmax[2])
 
     n = len(x)
+    if n == 0:                                        # every particle left the plate
+        return {"time": float(t), "particlesFed": summary["particlesFed"], "particlesOnPlate": 0,
+                "particlesLeft": summary["particlesLeft"], "angleOfRepose": None,
+                **(json.load(open(f"{run}/run.json")) if os.path.exists(f"{run}/run.json") else {})}
     mass = summary["particleMass"] / max(n, 1)
     top = x[:, 2] + top_extent(rot, half, e1, e2)
     vol = mass / float(re.search(r"density\s+([-+0-9.eE]+)", cp).group(1))
@@ -175,6 +179,9 @@ def main():
         name, run = item.split("=", 1)
         results[name] = analyse(run)
         res = results[name]
+        if res["angleOfRepose"] is None:
+            print(f"{name:13s} no heap: all {res['particlesLeft']} particles left the plate")
+            continue
         print(f"{name:13s} angle {res['angleOfRepose']:5.1f} +- {res['angleFitStdError']:.1f} deg "
               f"(8 sectors: sd {res['sectorAngleStd'] or 0:.1f}), height {1e3 * res['heapHeight']:.1f} mm, "
               f"{res['particlesOnPlate']} on the plate, {res['particlesLeft']} left, "
@@ -187,6 +194,8 @@ def main():
         fig, ax = plt.subplots(figsize=(12.8, 6.4), dpi=100)
         colours = ["tab:blue", "tab:red", "tab:green", "tab:orange"]
         for (name, res), col in zip(results.items(), colours):
+            if res["angleOfRepose"] is None:
+                continue
             rc, prof, coef, flank = res["_profile"]
             for s in range(prof.shape[0]):
                 ok = ~np.isnan(prof[s])

@@ -40,11 +40,11 @@ textDisplay.WindowLocation = 'Upper Center'
 plate.UpdatePipeline()
 b = plate.GetDataInformation().GetBounds()
 R = (b[1] - b[0]) / 2
-centre = [0, 0, 0.3 * R]
+centre = [0, 0, 0.25 * R]
 Render(view)
 camera = view.GetActiveCamera()
 camera.SetFocalPoint(*centre)
-camera.SetPosition(0, -4.2 * R, 0.3 * R + 4.2 * R * 0.176)
+camera.SetPosition(0, -3.2 * R, 0.25 * R + 3.2 * R * 0.176)
 camera.SetViewUp(0, 0, 1)
 Render(view)
 SaveScreenshot(outFile, view, ImageResolution=[1280, 720], CompressionLevel='9')
