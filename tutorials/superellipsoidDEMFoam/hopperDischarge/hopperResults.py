@@ -1,0 +1,218 @@
+"""Results of the hopper-discharge runs (called by Allrun; /usr/bin/python3).
+
+For every runs/<name>/ with a summary: the bulk density of the settled bed
+at the opening, the remaining fraction against time (from
+postProcessing/particleOutlets/<startTime>/outlets.dat), the discharge rate over the
+steady part (from 0.1 s after the opening while the bed is higher than the
+orifice width) and Beverloo's rate for a slot,
+    W = C rho_b sqrt(g) (b - k d)^1.5 (L - k d),  C = 0.58, k = 1.5,
+b = 54 mm the orifice width, L = 55 mm its length (the hopper's depth).
+C = 0.58 is Beverloo's constant for circular orifices (W = C rho_b sqrt(g)
+(D - k d)^2.5); the constant usually quoted for slots is larger, 1.03
+(Nedderman 1992, after Myers and Sellers): both are reported.
+Writes results.json, remaining.dat and images/remaining.png.
+"""
+import glob
+import json
+import math
+import os
+import re
+
+import numpy as np
+
+C_BEVERLOO, C_SLOT, K_BEVERLOO, G = 0.58, 1.03, 1.5, 9.81
+B_ORIFICE, L_ORIFICE = 0.054, 0.055
+PAPER_TIMES = [0.9, 1.8, 2.7, 3.6, 6.6]   # paper 000's snapshots after the opening
+
+
+def macro(path, key):
+    for line in open(path):
+        m = re.match(rf"^{key}\s+([^;]+);", line)
+        if m:
+            return float(m.group(1))
+    raise KeyError(key)
+
+
+def centres(run, time):
+    """Particle centres at a written time (serial or decomposed case)."""
+    pts = []
+    files = glob.glob(f"{run}/{time}/lagrangian/superellipsoidCloud/restartCentre") \
+        or sorted(glob.glob(f"{run}/processor*/{time}/lagrangian/superellipsoidCloud/restartCentre"))
+    for f in files:
+        text = open(f).read()
+        body = text[text.index("}", text.index("FoamFile")) + 1:]
+        body = re.sub(r"//.*", "", body)
+        for v in re.findall(r"\(([^()]*)\)", body):
+            x = v.split()
+            if len(x) == 3:
+                pts.append([float(c) for c in x])
+    return np.array(pts).reshape(-1, 3)
+
+
+def writeTimes(run):
+    names = {os.path.basename(p) for d in [run] + glob.glob(f"{run}/processor*")
+             for p in glob.glob(f"{d}/[0-9]*") if os.path.isdir(f"{p}/lagrangian")}
+    return sorted(names, key=float)
+
+
+def analyse(run):
+    props = f"{run}/constant/superellipsoidCloudProperties"
+    a, b, c, n0 = (macro(props, k) for k in "ABCN")
+    tOpen, X = macro(props, "OPEN"), macro(props, "XMAX")
+    Y = 0.055
+    n0 = int(n0)
+    rho = 1338.0
+    vol = 4 / 3 * math.pi * a * b * c
+    dEq = 2 * (a * b * c) ** (1 / 3)
+    s = json.load(open(f"{run}/postProcessing/demSummary.json"))
+    # the outflow since the run began (a restarted run writes its lines
+    # under its own start time; the totals go on)
+    files = sorted(glob.glob(f"{run}/postProcessing/particleOutlets/*/outlets.dat"),
+                   key=lambda f: float(f.split("/")[-2]))
+    out = np.vstack([np.loadtxt(f, ndmin=2).reshape(-1, 5) for f in files])
+    out = out[np.argsort(out[:, 0], kind="stable")]
+    t, nLeft, mLeft = out[:, 0], out[:, 1], out[:, 2]
+
+    # bulk density of the settled bed: the particles' volume between one
+    # d_eq above the floor and one d_eq below the top (95 % of the centres)
+    times = writeTimes(run)
+    tClosed = min(times, key=lambda x: abs(float(x) - tOpen))
+    z = centres(run, tClosed)[:, 2]
+    top = np.percentile(z, 95)
+    z1, z2 = dEq, top - dEq
+    phi = np.sum((z > z1) & (z < z2)) * vol / (X * Y * (z2 - z1))
+    rhoB = phi * rho
+    beverloo = (C_BEVERLOO * rhoB * math.sqrt(G) * (B_ORIFICE - K_BEVERLOO * dEq) ** 1.5
+                * (L_ORIFICE - K_BEVERLOO * dEq))
+
+    # bed height (95 % of the centres below) at the written times
+    heights = [(float(x), float(np.percentile(centres(run, x)[:, 2], 95)) if len(centres(run, x)) else 0.0)
+               for x in times if float(x) >= tOpen - 1e-9]
+    # steady part: from 0.1 s after the opening while the bed is higher than b
+    tEnd = max([h[0] for h in heights if h[1] > B_ORIFICE] + [tOpen + 0.2])
+    w = (t >= tOpen + 0.1) & (t <= tEnd)
+    rate = float(np.polyfit(t[w], mLeft[w], 1)[0]) if w.sum() > 3 else float("nan")
+    thirds = []
+    if w.sum() > 9:
+        edges = np.linspace(tOpen + 0.1, tEnd, 4)
+        for lo, hi in zip(edges[:-1], edges[1:]):
+            ww = (t >= lo) & (t <= hi)
+            thirds.append(float(np.polyfit(t[ww], mLeft[ww], 1)[0]))
+
+    def remaining(after):
+        i = np.searchsorted(t, tOpen + after, side="right")
+        return (n0 - (nLeft[i - 1] if i > 0 else 0)) / n0
+
+    final = s["particles"] / n0
+    left = s["particlesLeft"]
+    t10 = next((float(t[i] - tOpen) for i in range(len(t)) if (n0 - nLeft[i]) / n0 <= 0.10), None)
+    t99 = float(t[np.searchsorted(nLeft, 0.99 * left)] - tOpen) if left else None
+    grid = [0.25 * k for k in range(int((s["endTime"] - tOpen) / 0.25) + 1)]
+    picture = min((x for x in times if float(x) > tOpen),
+                  key=lambda x: abs(remaining(float(x) - tOpen) - 0.6), default=times[-1])
+    return {
+        "particlesInjected": n0,
+        "dEq": dEq,
+        "openAt": tOpen,
+        "bedTopAtOpening": float(top),
+        "solidFraction": float(phi),
+        "bulkDensity": float(rhoB),
+        "steadyWindow": [tOpen + 0.1, tEnd],
+        "rate": rate,
+        "rateThirds": thirds,
+        "beverloo": beverloo,
+        "rateOverBeverloo": rate / beverloo,
+        "beverlooSlotConstant": beverloo * C_SLOT / C_BEVERLOO,
+        "rateOverBeverlooSlotConstant": rate / (beverloo * C_SLOT / C_BEVERLOO),
+        "finalRemainingFraction": final,
+        "timeTo10PercentRemaining": t10,
+        "timeTo99PercentOfOutflow": t99,
+        "remainingFraction": {f"{x:g}": remaining(x) for x in grid},
+        "remainingAtPaperTimes": {f"{x:g}": remaining(x) for x in PAPER_TIMES if tOpen + x <= s["endTime"]},
+        "particles": s["particles"],
+        "particlesLeft": left,
+        "particlesLost": s["particlesLost"],
+        "massBalance": abs(s["particleMass"] + s["massLeft"] - n0 * rho * vol) / (n0 * rho * vol),
+        "maxOverlapOverDeq": s["maxOverlapOverDeq"],
+        "stepsWithOverlapAbove1Percent": s["stepsWithOverlapAbove1Percent"],
+        "endTime": s["endTime"],
+        "wallSeconds": s["wallSeconds"],
+        "pictureTime": picture,
+        "curve": (np.append(t - tOpen, s["endTime"] - tOpen), np.append((n0 - nLeft) / n0, final)),
+    }
+
+
+runs = {os.path.basename(r): r for r in sorted(glob.glob("runs/*"))
+        if os.path.exists(f"{r}/postProcessing/demSummary.json")}
+results = {name: analyse(r) for name, r in runs.items()}
+report = {"beverlooConstants": {"C": C_BEVERLOO, "Cslot": C_SLOT, "k": K_BEVERLOO, "orificeWidth": B_ORIFICE,
+                                "orificeLength": L_ORIFICE},
+          "runs": {k: {kk: vv for kk, vv in v.items() if kk != "curve"} for k, v in results.items()}}
+for par in [k for k in results if "Parallel" in k]:
+    ser = par.replace("Parallel", "")
+    if ser in results:
+        p, s = results[par], results[ser]
+        grid = np.arange(0, min(p["endTime"], s["endTime"]) - p["openAt"], 0.01)
+        rp = np.interp(grid, *p["curve"], left=1.0)
+        rs = np.interp(grid, *s["curve"], left=1.0)
+        report["parallelVsSerial"] = {
+            "runs": [ser, par],
+            "maxRemainingFractionDifference": float(np.max(np.abs(rp - rs))),
+            "rates": [s["rate"], p["rate"]],
+            "finalRemaining": [s["finalRemainingFraction"], p["finalRemainingFraction"]],
+            "parallelAccounted": p["particles"] + p["particlesLeft"] == p["particlesInjected"]
+                                 and p["particlesLost"] == 0,
+        }
+json.dump(report, open("results.json", "w"), indent=2)
+
+# remaining fraction on a common grid (step curves sampled every 0.01 s)
+names = list(results)
+tMax = max(r["endTime"] - r["openAt"] for r in results.values())
+grid = np.arange(0, tMax + 1e-9, 0.01)
+cols = []
+for n in names:
+    tt, rr = results[n]["curve"]
+    i = np.searchsorted(tt, grid, side="right")
+    cols.append(np.where(i > 0, rr[np.maximum(i - 1, 0)], 1.0))
+np.savetxt("remaining.dat", np.column_stack([grid] + cols), fmt="%.4f",
+           header="time after the opening [s], remaining fraction of: " + " ".join(names))
+
+for n, r in results.items():
+    print(f"    {n}: rate {r['rate']:.3f} kg/s over {r['steadyWindow'][0]:.2f}-{r['steadyWindow'][1]:.2f} s "
+          f"(thirds {', '.join(f'{x:.3f}' for x in r['rateThirds'])}), Beverloo {r['beverloo']:.3f} kg/s "
+          f"(rho_b {r['bulkDensity']:.0f} kg/m3, solids {r['solidFraction']:.3f}), ratio {r['rateOverBeverloo']:.3f}; "
+          f"with the slot constant 1.03: {r['beverlooSlotConstant']:.3f} kg/s, ratio {r['rateOverBeverlooSlotConstant']:.3f}; "
+          f"remaining at the end {r['finalRemainingFraction']:.3f}, 99 % of the outflow by "
+          f"{r['timeTo99PercentOfOutflow']} s; max overlap {r['maxOverlapOverDeq']:.2e} d_eq")
+if "parallelVsSerial" in report:
+    p = report["parallelVsSerial"]
+    print(f"    parallel vs serial: max difference of the remaining fraction {p['maxRemainingFractionDifference']:.3f}, "
+          f"rates {p['rates'][0]:.3f} / {p['rates'][1]:.3f} kg/s, all accounted for: {p['parallelAccounted']}")
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=160)
+    for n, r in results.items():
+        tt, rr = results[n]["curve"]
+        tt = np.concatenate([[0], tt]); rr = np.concatenate([[1], rr])
+        style = {"ls": ":" if "Parallel" in n else ("--" if "sphere" in n else "-"),
+                 "lw": 2.2 if "Full" in n else 1.5}
+        label = ("candies" if "candy" in n else "spheres") + (" (paper's hopper)" if "Full" in n else "") \
+            + (", 2 processors" if "Parallel" in n else "")
+        ax.step(tt, rr, where="post", label=label, **style)
+    if tMax > 6.6:
+        ax.axvline(6.6, color="0.6", lw=0.8)
+        ax.text(6.55, 0.95, "paper 000:\nlast snapshot 6.6 s", ha="right", va="top", fontsize=8, color="0.4")
+    ax.set_xlabel("time after the opening [s]")
+    ax.set_ylabel("fraction of the particles remaining")
+    ax.set_ylim(0, 1.02)
+    ax.set_xlim(0, tMax)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    os.makedirs("images", exist_ok=True)
+    fig.savefig("images/remaining.png")
+except ImportError:
+    print("    (no matplotlib: no plot)")
