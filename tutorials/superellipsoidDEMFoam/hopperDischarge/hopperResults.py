@@ -159,7 +159,8 @@ for par in [k for k in results if "Parallel" in k]:
             "runs": [ser, par],
             "maxRemainingFractionDifference": float(np.max(np.abs(rp - rs))),
             "rates": [s["rate"], p["rate"]],
-            "finalRemaining": [s["finalRemainingFraction"], p["finalRemainingFraction"]],
+            "commonEndAfterOpening": float(grid[-1]),
+            "remainingAtCommonEnd": [float(rs[-1]), float(rp[-1])],
             "parallelAccounted": p["particles"] + p["particlesLeft"] == p["particlesInjected"]
                                  and p["particlesLost"] == 0,
         }
@@ -187,7 +188,8 @@ for n, r in results.items():
 if "parallelVsSerial" in report:
     p = report["parallelVsSerial"]
     print(f"    parallel vs serial: max difference of the remaining fraction {p['maxRemainingFractionDifference']:.3f}, "
-          f"rates {p['rates'][0]:.3f} / {p['rates'][1]:.3f} kg/s, all accounted for: {p['parallelAccounted']}")
+          f"rates {p['rates'][0]:.3f} / {p['rates'][1]:.3f} kg/s, remaining {p['commonEndAfterOpening']:.2f} s after the opening "
+          f"{p['remainingAtCommonEnd'][0]:.3f} / {p['remainingAtCommonEnd'][1]:.3f}, all accounted for: {p['parallelAccounted']}")
 
 try:
     import matplotlib
