@@ -90,6 +90,34 @@ void ParticleSystem::truncate(std::size_t n) {
     if (fluidDrag.size() == size) fluidDrag.resize(n);
 }
 
+void ParticleSystem::keepWhere(const std::vector<char>& keep) {
+    const std::size_t size = this->size();
+    if (keep.size() != size)
+        throw std::invalid_argument("ParticleSystem::keepWhere: " + std::to_string(keep.size()) +
+                                    " flags for " + std::to_string(size) + " particles");
+    const bool drag = fluidDrag.size() == size, impulses = dragImpulse.size() == size,
+               angular = dragAngularImpulse.size() == size;
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < size; ++k) {
+        if (!keep[k]) continue;
+        if (kept != k) {
+            type[kept] = type[k];
+            id[kept] = id[k];
+            position[kept] = position[k];
+            orientation[kept] = orientation[k];
+            velocity[kept] = velocity[k];
+            angularVelocity[kept] = angularVelocity[k];
+            externalForce[kept] = externalForce[k];
+            externalTorque[kept] = externalTorque[k];
+            if (drag) fluidDrag[kept] = fluidDrag[k];
+            if (impulses) dragImpulse[kept] = dragImpulse[k];
+            if (angular) dragAngularImpulse[kept] = dragAngularImpulse[k];
+        }
+        ++kept;
+    }
+    truncate(kept);
+}
+
 void ParticleSystem::remove(std::size_t i) {
     if (i >= size())
         throw std::out_of_range("ParticleSystem::remove: index " + std::to_string(i) +

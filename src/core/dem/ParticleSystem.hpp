@@ -74,6 +74,12 @@ struct ParticleSystem {
     // Removes particle i (swap with last; order is not preserved). The
     // fluid-coupling arrays follow when they have one entry per particle.
     void remove(std::size_t i);
+
+    // Keeps the particles k with keep[k] != 0 (keep: one entry per
+    // particle), in their order; the per-particle arrays follow as in
+    // truncate. (Particles leaving a processor or the domain: the order is
+    // the engine's processing order, which decomposed runs reproduce.)
+    void keepWhere(const std::vector<char>& keep);
 };
 
 } // namespace sef::dem

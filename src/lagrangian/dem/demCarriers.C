@@ -86,23 +86,13 @@ bool Foam::demCarriers::transfer(sef::dem::ParticleSystem& ps, const scalar dt)
         }
         stayed[std::size_t(slotOfId_[std::size_t(p.particleId())])] = 1;
     }
-    std::size_t kept = 0;
+    std::vector<char> keep(n);
     for (std::size_t k = 0; k < n; ++k)
     {
-        if (carrierAt_[k] && !stayed[k]) continue;     // left this processor
-        if (kept != k)
-        {
-            ps.type[kept] = ps.type[k];
-            ps.id[kept] = ps.id[k];
-            ps.position[kept] = ps.position[k];
-            ps.orientation[kept] = ps.orientation[k];
-            ps.velocity[kept] = ps.velocity[k];
-            ps.angularVelocity[kept] = ps.angularVelocity[k];
-        }
-        ++kept;
+        keep[k] = !carrierAt_[k] || stayed[k];     // else: left this processor
     }
-    const bool changed = kept != n || arrived.size();
-    ps.truncate(kept);
+    ps.keepWhere(keep);
+    const bool changed = ps.size() != n || arrived.size();
     for (demParticle* p : arrived)
     {
         p->addTo(ps);

@@ -84,22 +84,9 @@ void Foam::particleOutlets::remove
 {
     if (ids.empty()) return;
     const std::unordered_set<std::int64_t> gone(ids.begin(), ids.end());
-    std::size_t kept = 0;
-    for (std::size_t k = 0; k < ps.size(); ++k)
-    {
-        if (gone.count(ps.id[k])) continue;
-        if (kept != k)
-        {
-            ps.type[kept] = ps.type[k];
-            ps.id[kept] = ps.id[k];
-            ps.position[kept] = ps.position[k];
-            ps.orientation[kept] = ps.orientation[k];
-            ps.velocity[kept] = ps.velocity[k];
-            ps.angularVelocity[kept] = ps.angularVelocity[k];
-        }
-        ++kept;
-    }
-    ps.truncate(kept);
+    std::vector<char> keep(ps.size());
+    for (std::size_t k = 0; k < ps.size(); ++k) keep[k] = !gone.count(ps.id[k]);
+    ps.keepWhere(keep);
 }
 
 

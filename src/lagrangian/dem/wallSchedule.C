@@ -18,7 +18,12 @@ Foam::string joinedNames(const Foam::wordList& words)
 } // End anonymous namespace
 
 
-Foam::wallSchedule::wallSchedule(const polyMesh& mesh, const dictionary& cloudDict)
+Foam::wallSchedule::wallSchedule
+(
+    const polyMesh& mesh,
+    const dictionary& cloudDict,
+    const bool openingAllowed
+)
 :
     mesh_(mesh),
     openAt_(mesh.boundaryMesh().size(), GREAT)
@@ -58,6 +63,10 @@ Foam::wallSchedule::wallSchedule(const polyMesh& mesh, const dictionary& cloudDi
         }
         const dictionary& d = e.dict();
         checkKeywords(d, {"velocity", "angularVelocity", "origin", "openAt"});
+        if (d.found("openAt") && !openingAllowed)
+        {
+            invalidEntry(d, "openAt", "walls open only in superellipsoidDEMFoam (the fluid keeps its walls)");
+        }
         if (d.found("openAt"))
         {
             openAt_[patchi] = d.get<scalar>("openAt");

@@ -101,3 +101,31 @@ TEST(ParticleSystem, UnitQuaternionsAreKeptBitForBit) {
     EXPECT_NEAR(ps.orientation.back().norm(), 1.0, 1e-15);
     EXPECT_NE(ps.orientation.back().w(), off.w());
 }
+
+// keepWhere keeps the flagged particles in their order, with every
+// per-particle array (the fluid-coupling ones when they have an entry per
+// particle), and refuses a flag list of the wrong length.
+TEST(ParticleSystem, KeepWhereKeepsTheFlaggedParticlesInOrder) {
+    ParticleSystem ps;
+    ps.types.emplace_back(Superellipsoid(0.002, 0.0015, 0.001, 0.5, 0.5), 2500.0);
+    for (int k = 0; k < 6; ++k) {
+        ps.add(0, 10 + k, Vec3(k, 0, 0), Quat::Identity(), Vec3(0, k, 0), Vec3(0, 0, k));
+        ps.externalForce[static_cast<std::size_t>(k)] = Vec3(k, k, 0);
+    }
+    ps.dragImpulse.assign(6, Vec3::Zero());
+    for (int k = 0; k < 6; ++k) ps.dragImpulse[static_cast<std::size_t>(k)] = Vec3(0, 0, -k);
+    ps.keepWhere({1, 0, 1, 1, 0, 1});
+    ASSERT_EQ(ps.size(), 4u);
+    const int kept[] = {0, 2, 3, 5};
+    for (std::size_t i = 0; i < 4; ++i) {
+        const int k = kept[i];
+        EXPECT_EQ(ps.id[i], 10 + k);
+        EXPECT_EQ(ps.position[i], Vec3(k, 0, 0));
+        EXPECT_EQ(ps.velocity[i], Vec3(0, k, 0));
+        EXPECT_EQ(ps.angularVelocity[i], Vec3(0, 0, k));
+        EXPECT_EQ(ps.externalForce[i], Vec3(k, k, 0));
+        EXPECT_EQ(ps.dragImpulse[i], Vec3(0, 0, -k));
+    }
+    EXPECT_EQ(ps.externalTorque.size(), 4u);
+    EXPECT_THROW(ps.keepWhere({1, 1}), std::invalid_argument);
+}

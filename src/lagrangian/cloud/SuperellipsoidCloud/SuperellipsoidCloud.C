@@ -318,6 +318,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             system_, dt, g, settings_.subcycling.subCycles, settings_.subcycling,
             this->db().time().timeName(), totals_.travelSteps
         );
+        walls_->apply(*engine_, this->db().time().value() - 0.5*dt);
         lastStep_.stats = engine_->step(system_, dt, subCycles, exchange);
         if (images_)
         {
@@ -527,6 +528,18 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
             << "Collision settings of " << this->name() << ": " << err.what()
             << exit(FatalIOError);
     }
+    // moving walls (doc/granular.md); a motion the walls cannot make is
+    // refused here, before anything is written
+    walls_.reset
+    (
+        new wallSchedule
+        (
+            this->mesh(),
+            this->particleProperties().subDict("subModels").subDict("superellipsoidCollision"),
+            false
+        )
+    );
+    walls_->apply(*engine_, this->db().time().value());
     system_.types = settings_.types.types;
     if (settings_.volumeFraction && settings_.dividedVolumeFraction)
     {

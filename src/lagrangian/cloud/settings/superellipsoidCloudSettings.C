@@ -216,6 +216,7 @@ Foam::superellipsoidCloudSettings Foam::readSuperellipsoidCloudSettings
     const dictionary& coll = subModels.subDict("superellipsoidCollision");
     wordList collValid(subcycleKeywords());
     collValid.append(collisionKeywords());
+    collValid.append("walls");   // moving walls (wallSchedule.H)
     checkKeywords(coll, collValid);
     s.subcycling = readSubcycleSettings(coll);
     readCollisionSettings(coll, s.engine);
