@@ -131,7 +131,8 @@ INSTANTIATE_TEST_SUITE_P(
     shapeAndSeed);
 
 // The other pointed aspect-4 shapes (eps1 1.8): 10000-13000 particles each,
-// 25-45 s apiece, so not in the regular suite (26-27 % measured); run with
+// 25-45 s apiece, so not in the regular suite (26-27 % measured), and the
+// lenses with another seed; run with
 //   build/core/tests/demTests --gtest_also_run_disabled_tests --gtest_filter='*Pointed*'
 INSTANTIATE_TEST_SUITE_P(
     DISABLED_PointedShapes, TrueShapePacking,
@@ -140,7 +141,9 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_tuple(ShapeCase{"spindle", 4e-3, 1e-3, 1e-3, 1.8, 1.0}, 2),
         std::make_tuple(ShapeCase{"bipyramid", 4e-3, 1e-3, 1e-3, 1.8, 0.2}, 1),
         std::make_tuple(ShapeCase{"bipyramid", 4e-3, 1e-3, 1e-3, 1.8, 0.2}, 2),
-        std::make_tuple(ShapeCase{"flatBipyramid", 4e-3, 2e-3, 1e-3, 1.8, 0.2}, 2)),
+        std::make_tuple(ShapeCase{"flatBipyramid", 4e-3, 2e-3, 1e-3, 1.8, 0.2}, 2),
+        std::make_tuple(ShapeCase{"lens", 4e-3, 4e-3, 1e-3, 1.8, 1.8}, 2),
+        std::make_tuple(ShapeCase{"squareLens", 4e-3, 4e-3, 1e-3, 1.8, 0.2}, 2)),
     shapeAndSeed);
 
 // The case a user met: 500 flat blocks (their own volume 7 % of the region,
