@@ -413,7 +413,7 @@ void injectRandom(ParticleSystem& particles, const InjectionSpec& spec, std::int
         std::string message = placementFailure(randomFailure->why, spec.count, spec.maxAttemptsPerParticle,
                                                trial.types[t].boundingRadius, orientations, aligned);
         if (std::count(turnedAlike.begin(), turnedAlike.end(), true) > 0)
-            message += "; with the particles of a full type all turned alike (body axes along the coordinate axes), "
+            message += "; with the particles of that type all turned alike (body axes along the coordinate axes), "
                        + std::to_string(failed->why.placed) + " fitted";
         throw RandomInjectionError(message, randomFailure->why);
     }
