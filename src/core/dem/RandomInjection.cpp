@@ -376,14 +376,16 @@ std::optional<PassFailure> injectPass(ParticleSystem& trial, const InjectionSpec
 // body into one with equal half-axes, the box into a box, and keeps
 // volume fractions), so flat and elongated bodies fill as well as their
 // equal-axes kin: spheres about 38 %, cubes 42 % at saturation; flat
-// pointed lenses (4:4:1, eps 1.8/0.2) 35 % in a box of 10 lengths. Not for
-// spheres (their orientation does not change the fit), without
-// alignWithNeighbours (every orientation random) or where the region is
-// too small for the body.
+// pointed lenses (4:4:1, eps 1.8/0.2) 35 % in a box of 10 lengths. Only
+// where the particles placed crowded the failed one out (some of its
+// positions overlapped them): a region outside the domain or too thin for
+// randomly turned bodies is the caller's to fix, and said so unchanged.
+// Not for spheres (their orientation does not change the fit) or without
+// alignWithNeighbours (every orientation random).
 bool turningAlikeMayHelp(const InjectionSpec& spec, const ParticleSystem& ps, const PassFailure& failed,
                          const std::vector<bool>& turnedAlike) {
     return spec.alignWithNeighbours && !turnedAlike[failed.type] && !isSphere(ps.types[failed.type].shape)
-           && !failed.why.regionTooSmall;
+           && failed.why.overlapping > 0;
 }
 
 } // namespace
