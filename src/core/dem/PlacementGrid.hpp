@@ -29,9 +29,12 @@ public:
     void sphereNeighbours(const Vec3& x, double R, std::vector<int>& out) const;
 
     // Whether a particle of type t at `pose` overlaps any of `neighbours`
-    // (from sphereNeighbours) by the exact narrow phase.
-    bool overlapsAny(const ParticleSystem& ps, int t, const Pose& pose,
-                     const std::vector<int>& neighbours) const;
+    // (from sphereNeighbours) by the exact narrow phase. `confirmByNarrowPhase`:
+    // pairs found clear are also asked the narrow phase in both orders,
+    // aligned twins too (see the .cpp), so no pair is left that the DEM step
+    // would find in contact.
+    bool overlapsAny(const ParticleSystem& ps, int t, const Pose& pose, const std::vector<int>& neighbours,
+                     bool confirmByNarrowPhase = false) const;
 
 private:
     std::int64_t key(const Vec3& x, int di, int dj, int dk) const;

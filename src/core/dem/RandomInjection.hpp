@@ -6,7 +6,11 @@
 // is posed in a few random orientations and taken in the first that the
 // exact narrow phase finds clear of them (and of the walls); if none is,
 // in the orientation of its nearest neighbour, where it is and moved to
-// touch that neighbour (alignWithNeighbours).
+// touch that neighbour (alignWithNeighbours). Where a particle still finds
+// no place among those placed, the injection starts again from the seed with every body of its
+// type in one orientation (turned alike: translates of one body pack far
+// denser than randomly turned bodies); an injection that succeeds without
+// this is unchanged by it.
 // Periodic boundaries (InjectionSpec::periodic): a particle must also be
 // clear of the others' images, so a candidate near a periodic boundary is
 // tested again at x + s for the lattice shifts s that bring it within reach
@@ -47,6 +51,13 @@ struct InjectionSpec {
     // bodies stack far denser than randomly turned ones (plates, bars), so
     // a region fills beyond what random orientations reach. At low fill one
     // of the first 16 positions fits, and every orientation is random.
+    // Where a particle of a non-spherical type still finds no place, crowded
+    // out by the particles placed (some of its positions overlapped them), the
+    // whole injection is done again with every body of that type in one
+    // orientation, body axes along the coordinate axes (plates lying flat in
+    // z), then of the next type that finds no place, ...; the error
+    // (counts of the random injection) says how many fitted turned alike.
+    // false: every orientation random, no injection turned alike.
     bool alignWithNeighbours = true;
     // Translational periodic boundaries of the domain (empty: none). Every
     // shift must exceed twice the largest bounding diameter (PeriodicError).
