@@ -45,12 +45,7 @@ void trueShape(benchmark::State& state, int which) {
         ps.types.emplace_back(shape, 1000.0);
         injectRandom(
             ps, spec, 0,
-            [&](const Vec3& x, double R) {
-                std::vector<int> near;
-                walls.facesNear(x, R, near);
-                return near.empty();
-            },
-            [&](int t, const Pose& pose) { return wallPenetration(walls, ps.types[t].shape, pose) <= 0; });
+            sphereClearOfWallSet(walls), bodyClearOfWallSet(walls, ps.types));
         benchmark::DoNotOptimize(ps.position.data());
     }
     state.counters["us_per_particle"] = benchmark::Counter(

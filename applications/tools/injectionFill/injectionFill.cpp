@@ -82,12 +82,7 @@ int main(int argc, char** argv) {
     try {
         injectRandom(
             ps, spec, 0,
-            [&](const Vec3& x, double R) {
-                std::vector<int> near;
-                walls.facesNear(x, R, near);
-                return near.empty();
-            },
-            [&](int t, const Pose& pose) { return wallPenetration(walls, ps.types[t].shape, pose) <= 0; });
+            sphereClearOfWallSet(walls), bodyClearOfWallSet(walls, ps.types));
     } catch (const RandomInjectionError& err) {
         std::printf("%ld particles do not fit: %s\n", spec.count, err.what());
         return 1;

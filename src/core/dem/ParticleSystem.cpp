@@ -90,29 +90,35 @@ void ParticleSystem::truncate(std::size_t n) {
     if (fluidDrag.size() == size) fluidDrag.resize(n);
 }
 
+namespace {
+
+// Particle `from` onto particle `to` (to < from), every per-particle array;
+// the fluid-coupling arrays where they have an entry for it.
+void copyParticle(ParticleSystem& ps, std::size_t from, std::size_t to) {
+    ps.type[to] = ps.type[from];
+    ps.id[to] = ps.id[from];
+    ps.position[to] = ps.position[from];
+    ps.orientation[to] = ps.orientation[from];
+    ps.velocity[to] = ps.velocity[from];
+    ps.angularVelocity[to] = ps.angularVelocity[from];
+    ps.externalForce[to] = ps.externalForce[from];
+    ps.externalTorque[to] = ps.externalTorque[from];
+    if (ps.fluidDrag.size() > from) ps.fluidDrag[to] = ps.fluidDrag[from];
+    if (ps.dragImpulse.size() > from) ps.dragImpulse[to] = ps.dragImpulse[from];
+    if (ps.dragAngularImpulse.size() > from) ps.dragAngularImpulse[to] = ps.dragAngularImpulse[from];
+}
+
+} // namespace
+
 void ParticleSystem::keepWhere(const std::vector<char>& keep) {
     const std::size_t size = this->size();
     if (keep.size() != size)
         throw std::invalid_argument("ParticleSystem::keepWhere: " + std::to_string(keep.size()) +
                                     " flags for " + std::to_string(size) + " particles");
-    const bool drag = fluidDrag.size() == size, impulses = dragImpulse.size() == size,
-               angular = dragAngularImpulse.size() == size;
     std::size_t kept = 0;
     for (std::size_t k = 0; k < size; ++k) {
         if (!keep[k]) continue;
-        if (kept != k) {
-            type[kept] = type[k];
-            id[kept] = id[k];
-            position[kept] = position[k];
-            orientation[kept] = orientation[k];
-            velocity[kept] = velocity[k];
-            angularVelocity[kept] = angularVelocity[k];
-            externalForce[kept] = externalForce[k];
-            externalTorque[kept] = externalTorque[k];
-            if (drag) fluidDrag[kept] = fluidDrag[k];
-            if (impulses) dragImpulse[kept] = dragImpulse[k];
-            if (angular) dragAngularImpulse[kept] = dragAngularImpulse[k];
-        }
+        if (kept != k) copyParticle(*this, k, kept);
         ++kept;
     }
     truncate(kept);
@@ -123,19 +129,7 @@ void ParticleSystem::remove(std::size_t i) {
         throw std::out_of_range("ParticleSystem::remove: index " + std::to_string(i) +
                                 " >= size " + std::to_string(size()));
     const std::size_t last = size() - 1;
-    if (i != last) {
-        type[i] = type[last];
-        id[i] = id[last];
-        position[i] = position[last];
-        orientation[i] = orientation[last];
-        velocity[i] = velocity[last];
-        angularVelocity[i] = angularVelocity[last];
-        externalForce[i] = externalForce[last];
-        externalTorque[i] = externalTorque[last];
-        if (fluidDrag.size() > last) fluidDrag[i] = fluidDrag[last];
-        if (dragImpulse.size() > last) dragImpulse[i] = dragImpulse[last];
-        if (dragAngularImpulse.size() > last) dragAngularImpulse[i] = dragAngularImpulse[last];
-    }
+    if (i != last) copyParticle(*this, last, i);
     type.pop_back();
     id.pop_back();
     position.pop_back();

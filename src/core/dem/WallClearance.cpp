@@ -18,4 +18,18 @@ double wallPenetration(const WallSet& walls, const Superellipsoid& shape, const 
     return deepest;
 }
 
+SphereAdmissible sphereClearOfWallSet(const WallSet& walls) {
+    return [&walls](const Vec3& x, double R) {
+        std::vector<int> near;
+        walls.facesNear(x, R, near);
+        return near.empty();
+    };
+}
+
+BodyAdmissible bodyClearOfWallSet(const WallSet& walls, const std::vector<ParticleType>& types) {
+    return [&walls, &types](int t, const Pose& pose) {
+        return wallPenetration(walls, types[static_cast<std::size_t>(t)].shape, pose) <= 0.0;
+    };
+}
+
 } // namespace sef::dem

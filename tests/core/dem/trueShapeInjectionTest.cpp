@@ -59,18 +59,32 @@ int cuttingWalls(const ParticleSystem& ps, const WallSet& walls) {
 
 // The domain tests a solver passes: the bounding sphere clear of the walls
 // (conservative), else the posed body (exact).
-SphereAdmissible sphereClearOf(const WallSet& walls) {
-    return [&walls](const Vec3& x, double R) {
-        std::vector<int> near;
-        walls.facesNear(x, R, near);
-        return near.empty();
-    };
+SphereAdmissible sphereClearOf(const WallSet& walls) { return sphereClearOfWallSet(walls); }
+BodyAdmissible bodyClearOf(const WallSet& walls, const ParticleSystem& ps) {
+    return bodyClearOfWallSet(walls, ps.types);
 }
 
-BodyAdmissible bodyClearOf(const WallSet& walls, const ParticleSystem& ps) {
-    return [&walls, &ps](int t, const Pose& pose) {
-        return wallPenetration(walls, ps.types[t].shape, pose) <= 0.0;
-    };
+// The domain's questions in the order injectRandom asks them: (centre,
+// bounding radius) or a posed body's orientation. In a decomposed run they
+// are collective, so a seed must ask the same ones. bodyQuestions counts
+// the exact (posed-body) ones.
+using Question = Eigen::Vector4d;
+ParticleSystem injectRecordingQuestions(const Superellipsoid& shape, const InjectionSpec& spec,
+                                        const WallSet& walls, std::vector<Question>& asked,
+                                        long* bodyQuestions = nullptr) {
+    ParticleSystem ps = oneType(shape);
+    injectRandom(
+        ps, spec, 0,
+        [&](const Vec3& x, double R) {
+            asked.push_back(Question(x.x(), x.y(), x.z(), R));
+            return sphereClearOf(walls)(x, R);
+        },
+        [&](int t, const Pose& pose) {
+            asked.push_back(pose.orientation.coeffs());
+            if (bodyQuestions) ++*bodyQuestions;
+            return bodyClearOf(walls, ps)(t, pose);
+        });
+    return ps;
 }
 
 } // namespace
@@ -202,22 +216,9 @@ TEST(TrueShapeInjection, TheSameSeedGivesTheSameParticlesAndTheDomainTheSameQues
     spec.seed = 11;
     // every processor of a decomposed run injects alone, and its domain
     // tests are collective: the questions asked must match as the particles do
-    using Question = Eigen::Vector4d; // (centre, radius) or orientation
     long bodyQuestions = 0;
     const auto run = [&](std::vector<Question>& asked) {
-        ParticleSystem ps = oneType(block);
-        injectRandom(
-            ps, spec, 0,
-            [&](const Vec3& x, double R) {
-                asked.push_back(Question(x.x(), x.y(), x.z(), R));
-                return sphereClearOf(walls)(x, R);
-            },
-            [&](int t, const Pose& pose) {
-                asked.push_back(pose.orientation.coeffs());
-                ++bodyQuestions;
-                return bodyClearOf(walls, ps)(t, pose);
-            });
-        return ps;
+        return injectRecordingQuestions(block, spec, walls, asked, &bodyQuestions);
     };
     std::vector<Question> asked1, asked2;
     const ParticleSystem a = run(asked1), b = run(asked2);
@@ -250,20 +251,8 @@ TEST(TrueShapeInjection, WhereRandomOrientationsJamTheBodiesAreTurnedAlike) {
     spec.count = static_cast<long>(std::ceil(0.25 * std::pow(side, 3) / lens.volume()));
     spec.typeFractions = {1.0};
     spec.maxAttemptsPerParticle = 1000; // (jams sooner: a faster test)
-    using Question = Eigen::Vector4d; // (centre, radius) or orientation
     const auto run = [&](std::vector<Question>& asked) {
-        ParticleSystem ps = oneType(lens);
-        injectRandom(
-            ps, spec, 0,
-            [&](const Vec3& x, double R) {
-                asked.push_back(Question(x.x(), x.y(), x.z(), R));
-                return sphereClearOf(walls)(x, R);
-            },
-            [&](int t, const Pose& pose) {
-                asked.push_back(pose.orientation.coeffs());
-                return bodyClearOf(walls, ps)(t, pose);
-            });
-        return ps;
+        return injectRecordingQuestions(lens, spec, walls, asked);
     };
     std::vector<Question> asked1, asked2;
     ParticleSystem a = oneType(lens);
