@@ -579,6 +579,18 @@ int main(int argc, char *argv[])
                 totals.travelSteps
             );
             clockTime stepClock;
+            // The potential energy of the particles fed in the step, less
+            // that of those removed at an outlet: the reference of the
+            // released energy follows the particles in the domain, so that
+            // what they released before leaving stays counted
+            double entered = 0;
+            const auto removeCounting = [&](const std::vector<std::int64_t>& ids)
+            {
+                if (ids.empty()) return 0.0;
+                const double before = potentialEnergy(particles, props.engine.gravity);
+                particleOutlets::remove(particles, ids);
+                return potentialEnergy(particles, props.engine.gravity) - before;
+            };
             // how far any particle can move in the step: its speed,
             // doubled for what a collision can give it, plus gravity's
             const scalar dt = runTime.deltaTValue();
@@ -625,7 +637,7 @@ int main(int argc, char *argv[])
                 // (removed after the transfer, which keeps the step's order)
                 const std::vector<std::int64_t> left = outlets.leaving(particles, start);
                 const bool changed = carriers->transfer(particles, dt);
-                particleOutlets::remove(particles, left);
+                entered += removeCounting(left);
                 if (returnReduce(changed, orOp<bool>()))
                 {
                     moveContactMemory(engine, ownedFlags(particles.id));
@@ -637,19 +649,20 @@ int main(int argc, char *argv[])
                 images->build(particles, travel);
                 stats = engine.step(particles, dt, subCycles, images.get());
                 images->remove(particles);
-                particleOutlets::remove(particles, outlets.leaving(particles, start));
+                entered += removeCounting(outlets.leaving(particles, start));
             }
             else
             {
                 stats = engine.step(particles, dt, subCycles);
-                particleOutlets::remove(particles, outlets.leaving(particles, start));
+                entered += removeCounting(outlets.leaving(particles, start));
             }
             if (outlets.any())
             {
                 outlets.endStep(runTime);
             }
-            if (feeder.active())
+            if (feeder.owed(runTime.value()) > 0)
             {
+                const double before = potentialEnergy(particles, props.engine.gravity);
                 const sef::dem::WallSet& wallSet = engine.walls();
                 feeder.feed
                 (
@@ -663,6 +676,11 @@ int main(int argc, char *argv[])
                         return bodyClearOfWalls(mesh, wallSet, props.types[t].shape, pose);
                     }
                 );
+                entered += potentialEnergy(particles, props.engine.gravity) - before;
+            }
+            if (outlets.any() || feeder.active())
+            {
+                potentialEnergy0 += returnReduce(entered, sumOp<scalar>());
             }
             // centres that left through a periodic boundary come back
             // through its partner (carriers that crossed one were moved by
