@@ -65,13 +65,13 @@ DICT
     finishBoxCase "$dir"
 }
 
-# writeControlDict <dir> <deltaT> <endTime> <writeInterval> [writeFormat]
+# writeControlDict <dir> <deltaT> <endTime> <writeInterval> [writeFormat] [writePrecision]
 writeControlDict() {
     cat > "$1/system/controlDict" <<DICT
 FoamFile { version 2.0; format ascii; class dictionary; object controlDict; }
 application superellipsoidDEMFoam;
 startFrom latestTime; startTime 0; stopAt endTime; endTime $3; deltaT $2;
-writeControl runTime; writeInterval $4; writeFormat ${5:-ascii}; writePrecision 17;
+writeControl runTime; writeInterval $4; writeFormat ${5:-ascii}; writePrecision ${6:-17};
 writeCompression off; timeFormat general; timePrecision 10; runTimeModifiable false;
 DICT
 }

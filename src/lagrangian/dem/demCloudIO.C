@@ -4,6 +4,7 @@
 #include "foamEigen.H"
 #include "storedCloud.H"
 #include "restartedState.H"
+#include "fullPrecisionOutput.H"
 
 #include <cmath>
 
@@ -68,6 +69,8 @@ void Foam::writeDemCloud
     const sef::dem::ParticleSystem& ps
 )
 {
+    // Restart state: every digit, also in ascii (fullPrecisionOutput.H)
+    const fullPrecisionOutput allDigits;
     const label n = ps.size();
     IDLList<passiveParticle> list;
     for (label i = 0; i < n; ++i)

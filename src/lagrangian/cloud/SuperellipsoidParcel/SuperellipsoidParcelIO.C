@@ -9,6 +9,7 @@ Description
 #include "IOField.H"
 #include "Cloud.H"
 #include "restartedState.H"
+#include "fullPrecisionOutput.H"
 
 template<class ParcelType>
 const std::size_t Foam::SuperellipsoidParcel<ParcelType>::sizeofFields
@@ -131,6 +132,9 @@ template<class ParcelType>
 template<class CloudType>
 void Foam::SuperellipsoidParcel<ParcelType>::writeFields(const CloudType& c)
 {
+    // Restart state, the parent's fields (U, d, ...) too: every digit, also
+    // in ascii (fullPrecisionOutput.H)
+    const fullPrecisionOutput allDigits;
     ParcelType::writeFields(c);
 
     const label np = c.size();
