@@ -19,7 +19,9 @@ For each run, from the cloud at its latest written time (ascii):
     rotation), largest speed and angular speed, and the kinetic energy over
     the potential energy the particles on the plate released since they
     were fed (from the middle of the feeding region, plus their kinetic
-    energy when fed).
+    energy when fed). The heap is at rest when that ratio is below
+    REST_CRITERION at the end. The solver's log gives its history after the
+    feeding stopped (every step it printed; --rest-plot draws it).
 """
 import argparse
 import json
@@ -30,6 +32,14 @@ import numpy as np
 
 G = 9.81
 SECTORS = 8
+# Kinetic energy over the released potential energy below which the heap is
+# at rest: 1e-5 is the energy of one particle of a 1000-particle heap
+# moving at about 3 % of its impact speed, or of the whole heap moving at
+# 0.3 % of it. Ten times the 1e-6 of a bed in a closed container: a
+# fixed-base heap stands at its angle of repose up to the plate's rim,
+# where single particles still slip over the edge now and then (one such
+# slip is several times 1e-5 while it lasts).
+REST_CRITERION = 1e-5
 
 
 def latest_time(run):
@@ -90,6 +100,18 @@ def fit_line(r, h):
     return coef, np.sqrt(cov[0, 0])
 
 
+def kinetic_energy_history(run, after):
+    """(time, kinetic energy) of the solver's progress lines from `after` on."""
+    hist = []
+    log = f"{run}/log.superellipsoidDEMFoam"
+    if os.path.exists(log):
+        for line in open(log):
+            m = re.match(r"Time = ([-+0-9.eE]+) .*Ekin ([-+0-9.eE]+) J", line)
+            if m and float(m.group(1)) >= after - 1e-9:
+                hist.append((float(m.group(1)), float(m.group(2))))
+    return np.array(hist).reshape(-1, 2)
+
+
 def analyse(run):
     t = latest_time(run)
     cloud = f"{run}/{t}/lagrangian/superellipsoidCloud"
@@ -142,6 +164,9 @@ def analyse(run):
 
     released = float(np.sum(mass * G * (zFeed - x[:, 2])) + n * 0.5 * mass * np.dot(U0, U0))
     KE = summary["kineticEnergy"]
+    runInfo = json.load(open(f"{run}/run.json")) if os.path.exists(f"{run}/run.json") else {}
+    hist = kinetic_energy_history(run, runInfo.get("feedingEnd", float(t)))
+    lastHalf = hist[hist[:, 0] >= float(t) - 0.5 - 1e-9, 1] / released if len(hist) else np.array([])
     return {
         "time": float(t),
         "particlesFed": summary["particlesFed"],
@@ -159,12 +184,19 @@ def analyse(run):
         "kineticEnergy": KE,
         "releasedPotentialEnergy": released,
         "kineticEnergyOverReleased": KE / released if released > 0 else None,
+        "restCriterion": REST_CRITERION,
+        "atRest": bool(released > 0 and KE / released < REST_CRITERION),
+        # over the last 0.5 s, from the solver's progress lines
+        "kineticEnergyOverReleasedLastHalfSecond": {
+            "max": float(lastHalf.max()), "median": float(np.median(lastHalf)),
+            "fractionBelowCriterion": float(np.mean(lastHalf < REST_CRITERION))} if len(lastHalf) else None,
+        "_history": (hist, released),
         "maxSpeed": float(np.linalg.norm(U, axis=1).max()) if n else 0.0,
         "maxAngularSpeed": float(np.linalg.norm(w, axis=1).max()) if n else 0.0,
         "maxOverlapOverDeq": summary["maxOverlapOverDeq"],
         "_profile": (rc, prof, coef, flank),
         # the settings and run time Allrun recorded
-        **(json.load(open(f"{run}/run.json")) if os.path.exists(f"{run}/run.json") else {}),
+        **runInfo,
     }
 
 
@@ -173,6 +205,7 @@ def main():
     ap.add_argument("runs", nargs="+", help="<shape>=<run dir>")
     ap.add_argument("--plot")
     ap.add_argument("--json")
+    ap.add_argument("--rest-plot", help="kinetic energy over the released potential energy after the feeding")
     args = ap.parse_args()
     results = {}
     for item in args.runs:
@@ -186,7 +219,8 @@ def main():
               f"(8 sectors: sd {res['sectorAngleStd'] or 0:.1f}), height {1e3 * res['heapHeight']:.1f} mm, "
               f"{res['particlesOnPlate']} on the plate, {res['particlesLeft']} left, "
               f"KE {res['kineticEnergy']:.2e} J = {res['kineticEnergyOverReleased']:.1e} of the released, "
-              f"max |U| {res['maxSpeed']:.1e} m/s, max |omega| {res['maxAngularSpeed']:.1e} rad/s")
+              f"max |U| {res['maxSpeed']:.1e} m/s, max |omega| {res['maxAngularSpeed']:.1e} rad/s, "
+              f"{'at rest' if res['atRest'] else 'NOT at rest'} (criterion {REST_CRITERION:g})")
     if args.plot:
         import matplotlib
         matplotlib.use("Agg")
@@ -213,12 +247,32 @@ def main():
         ax.legend(loc="upper right")
         fig.tight_layout()
         fig.savefig(args.plot)
+    if args.rest_plot:
+        plot_rest(results, args.rest_plot)
     if args.json:
         out = {k: {kk: vv for kk, vv in v.items() if not kk.startswith("_")} for k, v in results.items()}
         old = json.load(open(args.json)) if os.path.exists(args.json) else {}
         for k, v in out.items():
             old.setdefault(k, {}).update(v)
         json.dump(old, open(args.json, "w"), indent=2)
+
+
+def plot_rest(results, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(9.6, 5.4), dpi=100)
+    for (name, res), col in zip(results.items(), ["tab:blue", "tab:red", "tab:green", "tab:orange"]):
+        hist, released = res.get("_history", (np.empty((0, 2)), 0))
+        if len(hist) and released > 0:
+            ax.semilogy(hist[:, 0] - res.get("feedingEnd", 0), hist[:, 1] / released, color=col, label=name)
+    ax.axhline(REST_CRITERION, color="k", ls="--", lw=1, label=f"at rest: below {REST_CRITERION:g}")
+    ax.set_xlabel("time after the feeding stopped [s]")
+    ax.set_ylabel("kinetic energy / released potential energy")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
 
 
 if __name__ == "__main__":
