@@ -2,14 +2,29 @@
 
 For every runs/<name>/ with a summary: the bulk density of the settled bed
 at the opening, the remaining fraction against time (from
-postProcessing/particleOutlets/<startTime>/outlets.dat), the discharge rate over the
-steady part (from 0.1 s after the opening while the bed is higher than the
-orifice width) and Beverloo's rate for a slot,
+postProcessing/particleOutlets/<startTime>/outlets.dat), the discharge
+rate over the steady part and Beverloo's rate.
+
+Slot hopper (candy, sphere): the steady part runs from 0.1 s after the
+opening while the bed is higher than the orifice width; Beverloo's rate
+for a slot,
     W = C rho_b sqrt(g) (b - k d)^1.5 (L - k d),  C = 0.58, k = 1.5,
 b = 54 mm the orifice width, L = 55 mm its length (the hopper's depth).
 C = 0.58 is Beverloo's constant for circular orifices (W = C rho_b sqrt(g)
 (D - k d)^2.5); the constant usually quoted for slots is larger, 1.03
 (Nedderman 1992, after Myers and Sellers): both are reported.
+
+Cylindrical silo (silo, recognised by the macro DSILO in its
+constant/superellipsoidCloudProperties): Beverloo's circular law with
+C = 0.58, k = 1.5 and the orifice diameter D0 (macro D0). The bulk density
+is that of the core of the settled bed: the particles whose centres lie
+more than one d from the silo wall, more than one d above the floor and
+more than one d below the bed top (95 % of the centres below), by particle
+volume over the core's volume; the same over the whole cross-section (the
+layer along the wall included) is reported as well. The steady part runs
+from 0.1 s after the opening until the bed top falls to the silo diameter
+(interpolated linearly between the written times) or the run ends.
+
 Writes results.json, remaining.dat and images/remaining.png.
 """
 import glob
@@ -55,11 +70,52 @@ def writeTimes(run):
     return sorted(names, key=float)
 
 
+def hasMacro(path, key):
+    try:
+        macro(path, key)
+        return True
+    except KeyError:
+        return False
+
+
+def fitRate(t, m, lo, hi):
+    """Least-squares rate of the mass that left over [lo, hi], and over its thirds."""
+    w = (t >= lo) & (t <= hi)
+    rate = float(np.polyfit(t[w], m[w], 1)[0]) if w.sum() > 3 else float("nan")
+    thirds = []
+    if w.sum() > 9:
+        edges = np.linspace(lo, hi, 4)
+        for a, b in zip(edges[:-1], edges[1:]):
+            ww = (t >= a) & (t <= b)
+            thirds.append(float(np.polyfit(t[ww], m[ww], 1)[0]) if ww.sum() > 1 else float("nan"))
+    return rate, thirds
+
+
+def crossing(heights, level):
+    """When the bed top falls to level (linear between the written times)."""
+    for (t0, h0), (t1, h1) in zip(heights, heights[1:]):
+        if h0 > level >= h1:
+            return t0 + (t1 - t0) * (h0 - level) / (h0 - h1)
+    return heights[-1][0]
+
+
+def kineticEnergyAt(run, time):
+    """Ekin of the progress line at this time in the solver's log (None if absent)."""
+    try:
+        for line in open(f"{run}/log.superellipsoidDEMFoam", errors="replace"):
+            m = re.match(r"^Time = (\S+) .*Ekin (\S+) J", line)
+            if m and abs(float(m.group(1)) - time) < 1e-9:
+                return float(m.group(2))
+    except OSError:
+        pass
+    return None
+
+
 def analyse(run):
     props = f"{run}/constant/superellipsoidCloudProperties"
     a, b, c, n0 = (macro(props, k) for k in "ABCN")
-    tOpen, X = macro(props, "OPEN"), macro(props, "XMAX")
-    Y = 0.055
+    tOpen = macro(props, "OPEN")
+    silo = hasMacro(props, "DSILO")
     n0 = int(n0)
     rho = 1338.0
     vol = 4 / 3 * math.pi * a * b * c
@@ -73,31 +129,64 @@ def analyse(run):
     out = out[np.argsort(out[:, 0], kind="stable")]
     t, nLeft, mLeft = out[:, 0], out[:, 1], out[:, 2]
 
-    # bulk density of the settled bed: the particles' volume between one
-    # d_eq above the floor and one d_eq below the top (95 % of the centres)
     times = writeTimes(run)
     tClosed = min(times, key=lambda x: abs(float(x) - tOpen))
-    z = centres(run, tClosed)[:, 2]
+    pts = centres(run, tClosed)
+    z = pts[:, 2]
     top = np.percentile(z, 95)
     z1, z2 = dEq, top - dEq
-    phi = np.sum((z > z1) & (z < z2)) * vol / (X * Y * (z2 - z1))
-    rhoB = phi * rho
-    beverloo = (C_BEVERLOO * rhoB * math.sqrt(G) * (B_ORIFICE - K_BEVERLOO * dEq) ** 1.5
-                * (L_ORIFICE - K_BEVERLOO * dEq))
-
+    # settling: the kinetic energy at the opening against the potential
+    # energy the particles released since the injection
+    ekin = kineticEnergyAt(run, tOpen)
+    released = None
+    if times and float(times[0]) == 0 and len(centres(run, times[0])) == len(z):
+        released = float(rho * vol * G * (np.sum(centres(run, times[0])[:, 2]) - np.sum(z)))
     # bed height (95 % of the centres below) at the written times
     heights = [(float(x), float(np.percentile(centres(run, x)[:, 2], 95)) if len(centres(run, x)) else 0.0)
                for x in times if float(x) >= tOpen - 1e-9]
-    # steady part: from 0.1 s after the opening while the bed is higher than b
-    tEnd = max([h[0] for h in heights if h[1] > B_ORIFICE] + [tOpen + 0.2])
-    w = (t >= tOpen + 0.1) & (t <= tEnd)
-    rate = float(np.polyfit(t[w], mLeft[w], 1)[0]) if w.sum() > 3 else float("nan")
-    thirds = []
-    if w.sum() > 9:
-        edges = np.linspace(tOpen + 0.1, tEnd, 4)
-        for lo, hi in zip(edges[:-1], edges[1:]):
-            ww = (t >= lo) & (t <= hi)
-            thirds.append(float(np.polyfit(t[ww], mLeft[ww], 1)[0]))
+    extra = {}
+    if silo:
+        Ds, D0 = macro(props, "DSILO"), macro(props, "D0")
+        r = np.hypot(pts[:, 0], pts[:, 1])
+        inZ = (z > z1) & (z < z2)
+        rCore = Ds / 2 - dEq
+        phi = np.sum(inZ & (r < rCore)) * vol / (math.pi * rCore ** 2 * (z2 - z1))
+        phiAll = np.sum(inZ) * vol / (math.pi * Ds ** 2 / 4 * (z2 - z1))
+        phiWall = np.sum(inZ & (r >= rCore)) * vol / (math.pi * (Ds ** 2 / 4 - rCore ** 2) * (z2 - z1))
+        rhoB = phi * rho
+        beverloo = C_BEVERLOO * rhoB * math.sqrt(G) * (D0 - K_BEVERLOO * dEq) ** 2.5
+        # steady part: from 0.1 s after the opening until the bed top falls
+        # to the silo diameter or the run ends
+        tEnd = crossing(heights, Ds)
+        rate, thirds = fitRate(t, mLeft, tOpen + 0.1, tEnd)
+        extra = {
+            "siloDiameter": Ds,
+            "orificeDiameter": D0,
+            "orificeOverD": D0 / dEq,
+            "solidFractionWholeSection": float(phiAll),
+            "solidFractionWallLayer": float(phiWall),
+            "coreRadius": rCore,
+            "bulkDensityWholeSection": float(phiAll * rho),
+            "bedTopAtWindowEnd": float(np.interp(tEnd, *np.array(heights).T)),
+            "beverlooWholeSectionDensity": beverloo * phiAll / phi,
+            "rateOverBeverlooWholeSectionDensity": rate / (beverloo * phiAll / phi),
+            "bedTop": [[x, h] for x, h in heights],
+        }
+    else:
+        # slot hopper: the particles' volume between one d_eq above the floor
+        # and one d_eq below the top, over the hopper's cross-section
+        X, Y = macro(props, "XMAX"), 0.055
+        phi = np.sum((z > z1) & (z < z2)) * vol / (X * Y * (z2 - z1))
+        rhoB = phi * rho
+        beverloo = (C_BEVERLOO * rhoB * math.sqrt(G) * (B_ORIFICE - K_BEVERLOO * dEq) ** 1.5
+                    * (L_ORIFICE - K_BEVERLOO * dEq))
+        # steady part: from 0.1 s after the opening while the bed is higher than b
+        tEnd = max([h[0] for h in heights if h[1] > B_ORIFICE] + [tOpen + 0.2])
+        rate, thirds = fitRate(t, mLeft, tOpen + 0.1, tEnd)
+        extra = {
+            "beverlooSlotConstant": beverloo * C_SLOT / C_BEVERLOO,
+            "rateOverBeverlooSlotConstant": rate / (beverloo * C_SLOT / C_BEVERLOO),
+        }
 
     def remaining(after):
         i = np.searchsorted(t, tOpen + after, side="right")
@@ -106,8 +195,9 @@ def analyse(run):
     final = s["particles"] / n0
     left = s["particlesLeft"]
     t10 = next((float(t[i] - tOpen) for i in range(len(t)) if (n0 - nLeft[i]) / n0 <= 0.10), None)
-    t99 = float(t[np.searchsorted(nLeft, 0.99 * left)] - tOpen) if left else None
-    grid = [0.25 * k for k in range(int((s["endTime"] - tOpen) / 0.25) + 1)]
+    # (not for a silo run that ends with its bed still high)
+    t99 = float(t[np.searchsorted(nLeft, 0.99 * left)] - tOpen) if left and not (silo and final > 0.1) else None
+    grid = [0.25 * k for k in range(int((s["endTime"] - tOpen) / 0.25 + 1e-9) + 1)]
     picture = min((x for x in times if float(x) > tOpen),
                   key=lambda x: abs(remaining(float(x) - tOpen) - 0.6), default=times[-1])
     return {
@@ -115,6 +205,8 @@ def analyse(run):
         "dEq": dEq,
         "openAt": tOpen,
         "bedTopAtOpening": float(top),
+        "kineticEnergyAtOpening": ekin,
+        "potentialEnergyReleasedAtOpening": released,
         "solidFraction": float(phi),
         "bulkDensity": float(rhoB),
         "steadyWindow": [tOpen + 0.1, tEnd],
@@ -122,8 +214,7 @@ def analyse(run):
         "rateThirds": thirds,
         "beverloo": beverloo,
         "rateOverBeverloo": rate / beverloo,
-        "beverlooSlotConstant": beverloo * C_SLOT / C_BEVERLOO,
-        "rateOverBeverlooSlotConstant": rate / (beverloo * C_SLOT / C_BEVERLOO),
+        **extra,
         "finalRemainingFraction": final,
         "timeTo10PercentRemaining": t10,
         "timeTo99PercentOfOutflow": t99,
@@ -179,11 +270,17 @@ np.savetxt("remaining.dat", np.column_stack([grid] + cols), fmt="%.4f",
            header="time after the opening [s], remaining fraction of: " + " ".join(names))
 
 for n, r in results.items():
+    if "siloDiameter" in r:
+        extra = (f"; bed top at the window's end {r['bedTopAtWindowEnd']:.3f} m; "
+                 f"whole-section rho_b {r['bulkDensityWholeSection']:.0f} kg/m3: ratio "
+                 f"{r['rateOverBeverlooWholeSectionDensity']:.3f}")
+    else:
+        extra = (f"; with the slot constant 1.03: {r['beverlooSlotConstant']:.3f} kg/s, "
+                 f"ratio {r['rateOverBeverlooSlotConstant']:.3f}")
     print(f"    {n}: rate {r['rate']:.3f} kg/s over {r['steadyWindow'][0]:.2f}-{r['steadyWindow'][1]:.2f} s "
           f"(thirds {', '.join(f'{x:.3f}' for x in r['rateThirds'])}), Beverloo {r['beverloo']:.3f} kg/s "
-          f"(rho_b {r['bulkDensity']:.0f} kg/m3, solids {r['solidFraction']:.3f}), ratio {r['rateOverBeverloo']:.3f}; "
-          f"with the slot constant 1.03: {r['beverlooSlotConstant']:.3f} kg/s, ratio {r['rateOverBeverlooSlotConstant']:.3f}; "
-          f"remaining at the end {r['finalRemainingFraction']:.3f}, 99 % of the outflow by "
+          f"(rho_b {r['bulkDensity']:.0f} kg/m3, solids {r['solidFraction']:.3f}), ratio {r['rateOverBeverloo']:.3f}"
+          f"{extra}; remaining at the end {r['finalRemainingFraction']:.3f}, 99 % of the outflow by "
           f"{r['timeTo99PercentOfOutflow']} s; max overlap {r['maxOverlapOverDeq']:.2e} d_eq")
 if "parallelVsSerial" in report:
     p = report["parallelVsSerial"]
@@ -199,9 +296,10 @@ try:
     for n, r in results.items():
         tt, rr = results[n]["curve"]
         tt = np.concatenate([[0], tt]); rr = np.concatenate([[1], rr])
-        style = {"ls": ":" if "Parallel" in n else ("--" if "sphere" in n else "-"),
+        style = {"ls": ":" if "Parallel" in n else ("-." if "silo" in n else ("--" if "sphere" in n else "-")),
                  "lw": 2.2 if "Full" in n else 1.5}
-        label = ("candies" if "candy" in n else "spheres") + (" (paper's hopper)" if "Full" in n else "") \
+        label = ("spheres, silo (circular orifice)" if "silo" in n else
+                 "candies, slot" if "candy" in n else "spheres, slot") + (" (paper's hopper)" if "Full" in n else "") \
             + (", 2 processors" if "Parallel" in n else "")
         ax.step(tt, rr, where="post", label=label, **style)
     if tMax > 6.6:
