@@ -32,20 +32,16 @@ import json
 import math
 import os
 import re
+import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bin"))
+from sefCaseDict import macro  # noqa: E402
 
 C_BEVERLOO, C_SLOT, K_BEVERLOO, G = 0.58, 1.03, 1.5, 9.81
 B_ORIFICE, L_ORIFICE = 0.054, 0.055
 PAPER_TIMES = [0.9, 1.8, 2.7, 3.6, 6.6]   # paper 000's snapshots after the opening
-
-
-def macro(path, key):
-    for line in open(path):
-        m = re.match(rf"^{key}\s+([^;]+);", line)
-        if m:
-            return float(m.group(1))
-    raise KeyError(key)
 
 
 def centres(run, time):
