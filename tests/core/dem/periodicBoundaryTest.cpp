@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
 #include <random>
 
 #include "DemTestSupport.hpp"
 #include "contact/PairContact.hpp"
+#include "dem/BoxWalls.hpp"
 #include "dem/DemEngine.hpp"
 #include "dem/PeriodicImages.hpp"
 
@@ -159,6 +161,69 @@ TEST(PeriodicImages, PairCollisionAcrossTheBoundaryIsTheInteriorOne) {
             EXPECT_LT(across.velocity[0][axis], 0.45);               // and were deflected
             EXPECT_GT(imagesAcross.images(), 0u);
         }
+    }
+}
+
+// A flat disc (a cylinder-like superellipsoid, eps1 1/3) dropped tilted onto
+// a floor across a periodic boundary: the part of it beyond the boundary
+// stands over the floor's faces at the other side, which only its image
+// reaches. It must land as the same disc does in the middle of the box:
+// the same largest overlap, and at rest lying on the floor at the same
+// height. (Without wall contacts for the images it sank 0.12 d_eq into the
+// floor, against 0.0025 d_eq in the interior, and came to rest 2 d_eq
+// away.) Where along the floor it comes to rest is not asserted: a flat
+// contact patch split by the boundary is held by the faces of one side
+// (the patch outline ends at the face's edge on the boundary), so a disc
+// rocking there can settle elsewhere, 0.14 d_eq from the interior disc's
+// place at tilt -40 degrees (two interior places differ by 2e-4 d_eq).
+//
+// DISABLED: fails today (the limit in doc/periodic.md). Images take no wall
+// contacts, and the faces' edges on a periodic boundary are boundary edges,
+// active for edge contacts. Letting the images take wall contacts alone
+// (DemDetection's halo skip) makes this test pass, but then the active
+// edges at the boundary give a second, tilted contact: the periodicColumn
+// bed settles worse (kinetic energy 1e-4 of the released, overlaps 2e-3
+// d_eq) and its decomposed bed height moves 2 % from the serial one. Both
+// are needed: image wall contacts, and edges on a periodic boundary
+// matched with their translated partners (markActiveFeatures) as shared
+// coplanar edges.
+TEST(PeriodicImages, DISABLED_DiscLandingAcrossTheBoundaryIsTheInteriorOne) {
+    const double L = 4e-3, H = 4e-3, dt = 5e-5;
+    const PeriodicLattice lattice = periodicBox(L, {0, 1});
+    std::vector<WallFace> floor;
+    for (const WallFace& f : boxWalls(Vec3::Zero(), Vec3(L, L, H), 2))
+        if (f.outwardNormal.z() < -0.5) floor.push_back(f);
+    ASSERT_EQ(floor.size(), 4u);
+    const Superellipsoid disc(0.5e-3, 0.5e-3, 0.5e-3 / 3, 1.0 / 3, 1.0);
+    const double dEq = std::cbrt(6 * disc.volume() / M_PI);
+    EngineSettings settings = coulombLaw();
+    settings.gravity = Vec3(0, 0, -9.81);
+    for (const double tilt : {40.0, -40.0}) {
+        SCOPED_TRACE("tilt " + std::to_string(tilt));
+        const Quat q(Eigen::AngleAxisd(tilt * M_PI / 180, Vec3::UnitX()));
+        const Vec3 interiorCentre(2e-3, 2e-3, 1.2e-3), offset(0, 1.95e-3, 0); // across: y = 0.05 mm
+        double largest[2] = {0, 0};
+        Vec3 rest[2];
+        for (int across = 0; across < 2; ++across) {
+            ParticleSystem ps;
+            ps.types.emplace_back(disc, 2500);
+            Vec3 x = interiorCentre - (across ? offset : Vec3::Zero());
+            ps.add(0, 1, x, q, Vec3::Zero(), Vec3::Zero());
+            DemEngine engine(floor, settings);
+            PeriodicImages images(lattice, Vec3::Zero(), Vec3(L, L, H));
+            for (int step = 0; step < 2000; ++step)
+                largest[across] = std::max(largest[across],
+                                           stepPeriodic(engine, images, ps, dt, 2).maxOverlapOverDeq);
+            rest[across] = ps.position[0] + (across ? offset : Vec3::Zero());
+            EXPECT_LT(ps.velocity[0].norm(), 1e-3) << "at rest";
+        }
+        EXPECT_LT(largest[0], 0.02);                      // the interior landing
+        EXPECT_LT(std::abs(largest[1] - largest[0]), 1e-3) << largest[1] << " against " << largest[0];
+        // lying on the floor at the same height
+        const Vec3 d = periodicDifference(lattice, rest[1], rest[0]);
+        EXPECT_LT(std::abs(d.z()) / dEq, 1e-4) << d.transpose() / dEq; // the allowed penetration
+        std::cout << "  tilt " << tilt << ": largest overlap " << largest[1] << " (interior " << largest[0]
+                  << "), resting place differs by " << d.norm() / dEq << " d_eq\n";
     }
 }
 
