@@ -293,6 +293,8 @@ int main(int argc, char *argv[])
     if (!periodic.empty())
     {
         checkPeriodicRoom(periodic, props.types);
+        // walls through a periodic boundary are one surface across it
+        props.engine.periodicShifts = periodic.shifts();
         Info<< "Periodic: " << label(periodic.directions().size())
             << " direction(s), translations";
         for (const sef::dem::PeriodicDirection& d : periodic.directions())

@@ -389,9 +389,10 @@ ContactResult detectValidatedPolygonWallContact(const Superellipsoid& shape, con
 namespace {
 
 // Merges vertex positions closer than `tolerance` (uniform hash grid with
-// cell = tolerance, 27-cell neighbourhood): returns global ids per face vertex.
+// cell = tolerance, 27-cell neighbourhood), and a vertex with one a periodic
+// shift away: returns global ids per face vertex.
 std::vector<std::vector<int>> mergeVertices(const std::vector<WallPolygon>& faces,
-                                            double tolerance) {
+                                            double tolerance, const std::vector<Vec3>& periodicShifts) {
     struct KeyHash {
         std::size_t operator()(const std::array<long long, 3>& k) const {
             return std::hash<long long>()(k[0] * 73856093LL ^ k[1] * 19349663LL ^ k[2] * 83492791LL);
@@ -400,27 +401,32 @@ std::vector<std::vector<int>> mergeVertices(const std::vector<WallPolygon>& face
     std::unordered_map<std::array<long long, 3>, std::vector<int>, KeyHash> grid;
     std::vector<Vec3> positions;
     std::vector<std::vector<int>> ids(faces.size());
+    const auto cellOf = [tolerance](const Vec3& v) {
+        return std::array<long long, 3>{static_cast<long long>(std::floor(v.x() / tolerance)),
+                                        static_cast<long long>(std::floor(v.y() / tolerance)),
+                                        static_cast<long long>(std::floor(v.z() / tolerance))};
+    };
+    const auto find = [&](const Vec3& v) {
+        const std::array<long long, 3> cell = cellOf(v);
+        for (int dx = -1; dx <= 1; ++dx)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dz = -1; dz <= 1; ++dz) {
+                    const auto it = grid.find({cell[0] + dx, cell[1] + dy, cell[2] + dz});
+                    if (it == grid.end()) continue;
+                    for (int candidate : it->second)
+                        if ((positions[candidate] - v).norm() <= tolerance) return candidate;
+                }
+        return -1;
+    };
     for (std::size_t f = 0; f < faces.size(); ++f) {
         for (const Vec3& v : faces[f].vertices) {
-            const std::array<long long, 3> cell{static_cast<long long>(std::floor(v.x() / tolerance)),
-                                                static_cast<long long>(std::floor(v.y() / tolerance)),
-                                                static_cast<long long>(std::floor(v.z() / tolerance))};
-            int id = -1;
-            for (int dx = -1; dx <= 1 && id < 0; ++dx)
-                for (int dy = -1; dy <= 1 && id < 0; ++dy)
-                    for (int dz = -1; dz <= 1 && id < 0; ++dz) {
-                        const auto it = grid.find({cell[0] + dx, cell[1] + dy, cell[2] + dz});
-                        if (it == grid.end()) continue;
-                        for (int candidate : it->second)
-                            if ((positions[candidate] - v).norm() <= tolerance) {
-                                id = candidate;
-                                break;
-                            }
-                    }
+            int id = find(v);
+            // the same vertex of the periodic wall, seen across the boundary
+            for (std::size_t s = 0; s < periodicShifts.size() && id < 0; ++s) id = find(v + periodicShifts[s]);
             if (id < 0) {
                 id = static_cast<int>(positions.size());
                 positions.push_back(v);
-                grid[cell].push_back(id);
+                grid[cellOf(v)].push_back(id);
             }
             ids[f].push_back(id);
         }
@@ -430,16 +436,45 @@ std::vector<std::vector<int>> mergeVertices(const std::vector<WallPolygon>& face
 
 } // namespace
 
-void markActiveFeatures(std::vector<WallPolygon>& faces, double tolerance) {
+void markActiveFeatures(std::vector<WallPolygon>& faces, double tolerance,
+                        const std::vector<Vec3>& periodicShifts) {
     if (!(tolerance > 0.0) || !std::isfinite(tolerance))
         throw std::invalid_argument("markActiveFeatures: tolerance must be positive and finite");
     for (const WallPolygon& p : faces) validate(p);
-    const std::vector<std::vector<int>> ids = mergeVertices(faces, tolerance);
+    const std::vector<std::vector<int>> ids = mergeVertices(faces, tolerance, periodicShifts);
 
     struct Use {
         int face, index;
     };
-    std::map<std::pair<int, int>, std::vector<Use>> edges;
+    // An edge is its two merged end points (lower id first) and the vector
+    // between them: with periodic shifts two different edges can join the
+    // same two points (a period two faces long), and only the vector tells
+    // them apart. Equal ids (a period one face long): the vector with its
+    // first clear component positive.
+    struct EdgeUses {
+        Vec3 vector;
+        std::vector<Use> uses; // ascending face order
+    };
+    std::map<std::pair<int, int>, std::vector<EdgeUses>> edges;
+    const double sameVector = 4.0 * tolerance; // each end merged within tolerance
+    const auto edgeOf = [&](int f, int k, bool add) -> EdgeUses* {
+        const std::vector<Vec3>& v = faces[static_cast<std::size_t>(f)].vertices;
+        const int m = static_cast<int>(v.size());
+        const int a = ids[f][k], b = ids[f][(k + 1) % m];
+        Vec3 d = a <= b ? Vec3(v[(k + 1) % m] - v[k]) : Vec3(v[k] - v[(k + 1) % m]);
+        if (a == b)
+            for (int c = 0; c < 3; ++c)
+                if (std::abs(d[c]) > sameVector) {
+                    if (d[c] < 0.0) d = -d;
+                    break;
+                }
+        std::vector<EdgeUses>& candidates = edges[{std::min(a, b), std::max(a, b)}];
+        for (EdgeUses& e : candidates)
+            if ((e.vector - d).norm() <= sameVector) return &e;
+        if (!add) throw std::logic_error("markActiveFeatures: an edge was not registered");
+        candidates.push_back({d, {}});
+        return &candidates.back();
+    };
     std::map<int, std::vector<Use>> vertices;
     std::vector<PolygonFrame> frames;
     frames.reserve(faces.size());
@@ -453,15 +488,16 @@ void markActiveFeatures(std::vector<WallPolygon>& faces, double tolerance) {
         p.ownedVertices.assign(m, false);
         p.edgeNeighbourNormals.assign(m, Vec3::Zero());
         for (int k = 0; k < m; ++k) {
-            const int a = ids[f][k], b = ids[f][(k + 1) % m];
-            edges[{std::min(a, b), std::max(a, b)}].push_back({static_cast<int>(f), k});
-            vertices[a].push_back({static_cast<int>(f), k});
+            edgeOf(static_cast<int>(f), k, true)->uses.push_back({static_cast<int>(f), k});
+            vertices[ids[f][k]].push_back({static_cast<int>(f), k});
         }
     }
     // Convex seen from the domain: the neighbour's interior direction (-b_g,
     // in its own plane) points below this face's plane, n_f . b_g > 0.
     const double bendTolerance = std::sin(1e-6);
-    for (const auto& [key, uses] : edges) {
+    for (const auto& [ends, sameEnds] : edges)
+    for (const EdgeUses& edge : sameEnds) {
+        const std::vector<Use>& uses = edge.uses;
         // Owner: lowest face index (uses are in ascending face order).
         const Use owner = uses.front();
         WallPolygon& p = faces[owner.face];
@@ -485,8 +521,7 @@ void markActiveFeatures(std::vector<WallPolygon>& faces, double tolerance) {
             // Edges k-1 and k of face u.face meet at its vertex k; an active
             // edge is active on its owner only, so look the owner up by key.
             for (int k : {(u.index + m - 1) % m, u.index}) {
-                const int a = ids[u.face][k], b = ids[u.face][(k + 1) % m];
-                const Use& o = edges.at({std::min(a, b), std::max(a, b)}).front();
+                const Use& o = edgeOf(u.face, k, false)->uses.front();
                 anyActive = anyActive || faces[o.face].activeEdges[o.index];
             }
         }

@@ -95,6 +95,12 @@ bool keptPolygonFaceContact(const Superellipsoid& shape, const Pose& pose, const
 //  - vertex active: at least one incident edge (of any face) is active; only
 //    on the lowest face index incident to the vertex;
 //  - owned edge / vertex: the lowest face index sharing it.
-void markActiveFeatures(std::vector<WallPolygon>& faces, double tolerance);
+// periodicShifts (the lattice shifts of a periodic domain, each with its
+// negative): a vertex v is also the same point as v + s, so a wall running
+// through a periodic boundary (a floor) is one surface there: its edges on
+// the boundary are shared with their partners on the other side, coplanar
+// and inactive, and owned once.
+void markActiveFeatures(std::vector<WallPolygon>& faces, double tolerance,
+                        const std::vector<Vec3>& periodicShifts = {});
 
 } // namespace sef

@@ -174,9 +174,12 @@ void DemEngine::Impl::detectWalls(StepStatistics& stats) {
     nearWall.resize(n);
     for (std::size_t i = 0; i < n && !walls.empty(); ++i) {
         nearFaces.clear();
-        // (most bodies; a halo copy's walls are its owner's; a held body
-        // and a wall cannot move each other)
-        if ((exchange && haloBody[i]) || held(i) || walls.noFaceWithin(centres[i], radius[i])) {
+        // (most bodies; a halo copy's walls are its owner's, except a
+        // periodic image's of an own particle: it meets the walls beyond
+        // the boundary for its source; a held body and a wall cannot move
+        // each other)
+        const bool ownersWalls = exchange && haloBody[i] && !(anyLocalImage && sourceBody[i] >= 0);
+        if (ownersWalls || held(i) || walls.noFaceWithin(centres[i], radius[i])) {
             nearWall[i] = 0;
             continue;
         }

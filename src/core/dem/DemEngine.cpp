@@ -75,7 +75,7 @@ DemEngine::DemEngine(std::vector<WallFace> walls, EngineSettings settings)
                                     std::to_string(settings.sweepStagnationWindow) + ")");
     if (!(settings.sweepTolerance > 0.0))
         throw std::invalid_argument("sweepTolerance: must be positive");
-    impl_->walls = WallSet(std::move(walls));
+    impl_->walls = WallSet(std::move(walls), settings.periodicShifts);
     impl_->settings = std::move(settings);
 }
 
@@ -92,7 +92,7 @@ void DemEngine::setWallMotions(std::vector<WallMotion> motions) {
 
 void DemEngine::setWalls(std::vector<WallFace> walls) {
     Impl& m = *impl_;
-    WallSet replaced(std::move(walls));
+    WallSet replaced(std::move(walls), m.settings.periodicShifts);
     std::vector<int> faceMotion = motionOfFaces(replaced, m.wallMotions); // throws before any change
     m.walls = std::move(replaced);
     m.faceMotion = std::move(faceMotion);

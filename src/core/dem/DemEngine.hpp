@@ -101,6 +101,10 @@ struct EngineSettings {
     // resting on a face cannot rock on its patch centroid for ever. Not with
     // onePartnerPerStep (the paper's single impulse per particle).
     bool patchRimPoints = true;
+    // The shifts of the periodic lattice the step's PeriodicImages use
+    // (PeriodicLattice::shifts()): walls running through a periodic boundary
+    // (a floor) are one surface across it, with no edges there (WallSet).
+    std::vector<Vec3> periodicShifts;
 };
 
 struct StepStatistics {

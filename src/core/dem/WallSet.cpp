@@ -95,7 +95,7 @@ void addCheckedFace(std::size_t k, const WallFace& in, std::vector<WallFace>& fa
 
 } // namespace
 
-WallSet::WallSet(std::vector<WallFace> input) {
+WallSet::WallSet(std::vector<WallFace> input, const std::vector<Vec3>& periodicShifts) {
     for (std::size_t k = 0; k < input.size(); ++k) addCheckedFace(k, input[k], faces_, source_, splitFaces_);
     if (faces_.empty()) return;
 
@@ -137,7 +137,7 @@ WallSet::WallSet(std::vector<WallFace> input) {
         poly.normal = -f.outwardNormal;
         polygons_.push_back(std::move(poly));
     }
-    markActiveFeatures(polygons_, pad);
+    markActiveFeatures(polygons_, pad, periodicShifts);
     indexPlanes();
     for (std::size_t f = 0; f < faces_.size(); ++f) {
         faceLower_[f].array() -= pad;

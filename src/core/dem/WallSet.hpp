@@ -31,7 +31,10 @@ struct WallFace {
 class WallSet {
 public:
     WallSet() = default;
-    explicit WallSet(std::vector<WallFace> faces);
+    // periodicShifts: the lattice shifts of a periodic domain
+    // (PeriodicLattice::shifts()); a wall running through a periodic
+    // boundary then has no edges there (markActiveFeatures).
+    explicit WallSet(std::vector<WallFace> faces, const std::vector<Vec3>& periodicShifts = {});
 
     std::size_t size() const { return faces_.size(); }
     bool empty() const { return faces_.empty(); }

@@ -121,6 +121,66 @@ TEST(WallPolygon, FlagsOfAFlatFloorAndOfABox) {
     }
 }
 
+// A floor periodic in x and y (a period of two cells, where the two edges
+// from a vertex to its neighbour and on to the vertex's periodic partner
+// join the same two points, and of one face): no edge or vertex is active,
+// every periodic vertex and edge is owned once, and a body with its
+// periodic copies meets the floor exactly once, as it meets the plane.
+TEST(WallPolygon, PeriodicFloorHasNoEdgesAndCountsEachContactOnce) {
+    const double h = 0.01;
+    for (int layout = 0; layout < 3; ++layout) {
+        SCOPED_TRACE("layout " + std::to_string(layout));
+        // 0: 2 x 2 triangle pairs, 1: 2 x 2 quads, 2: one square face
+        std::vector<WallPolygon> floor =
+            layout < 2 ? tiledFloor(1, h, layout == 0)
+                       : std::vector<WallPolygon>{polygon({{-h, -h, 0}, {h, -h, 0}, {h, h, 0}, {-h, h, 0}},
+                                                          Vec3::UnitZ())};
+        const double period = 2 * h;
+        std::vector<Vec3> shifts;
+        for (int i = -1; i <= 1; ++i)
+            for (int j = -1; j <= 1; ++j)
+                if (i || j) shifts.emplace_back(i * period, j * period, 0.0);
+        markActiveFeatures(floor, 1e-9 * h, shifts);
+        int activeEdges = 0, activeVertices = 0, ownedEdges = 0, ownedVertices = 0;
+        for (const WallPolygon& f : floor) {
+            for (bool a : f.activeEdges) activeEdges += a;
+            for (bool a : f.activeVertices) activeVertices += a;
+            for (bool a : f.ownedEdges) ownedEdges += a;
+            for (bool a : f.ownedVertices) ownedVertices += a;
+        }
+        EXPECT_EQ(activeEdges, 0);
+        EXPECT_EQ(activeVertices, 0);
+        // per period: 4 vertices and 8 cell edges (+ 4 diagonals) for 2 x 2
+        // cells, 1 vertex and 2 edges for one face
+        EXPECT_EQ(ownedVertices, layout < 2 ? 4 : 1);
+        EXPECT_EQ(ownedEdges, layout == 0 ? 12 : layout == 1 ? 8 : 2);
+
+        std::mt19937 rng(8 + layout);
+        std::uniform_real_distribution<double> u(-h, h);
+        std::vector<Vec3> centres{{0, 0, 0}, {h, h, 0}, {-h, 0, 0}, {0, h, 0}, {0.5 * h, -h, 0}};
+        for (int k = 0; k < 40; ++k) centres.emplace_back(u(rng), u(rng), 0.0);
+        const Superellipsoid sphere(0.004, 0.004, 0.004, 1.0, 1.0), blocky(0.006, 0.004, 0.003, 0.4, 1.5);
+        for (const Vec3& xy : centres) {
+            const Quat q = test::randomRotation(rng);
+            for (const auto& [shape, pose] : {std::pair{sphere, test::makePose(xy + Vec3(0, 0, 0.0035), Quat::Identity())},
+                                              std::pair{blocky, test::makePose(xy + Vec3(0, 0, 0.002), q)}}) {
+                std::vector<ContactResult> all = contactsWith(floor, shape, pose);
+                for (const Vec3& s : shifts) {
+                    const auto more = contactsWith(floor, shape, test::makePose(pose.position + s, pose.orientation));
+                    all.insert(all.end(), more.begin(), more.end());
+                }
+                const ContactResult plane =
+                    detectWallContact(shape, pose, WallPlane{Vec3::Zero(), Vec3::UnitZ()}, false);
+                ASSERT_EQ(all.size(), plane.contact ? 1u : 0u) << xy.transpose();
+                if (plane.contact) {
+                    EXPECT_EQ(all[0].feature, WallFeature::face);
+                    EXPECT_NEAR(all[0].depth, plane.depth, 1e-15);
+                }
+            }
+        }
+    }
+}
+
 TEST(WallPolygon, ConcaveCornerGivesOneContactPerFace) {
     // Floor z = 0 (x in [0, 0.05]) and wall x = 0 (z in [0, 0.05]): a 90 deg
     // concave corner along y, like the bottom rim of a container.

@@ -167,27 +167,14 @@ TEST(PeriodicImages, PairCollisionAcrossTheBoundaryIsTheInteriorOne) {
 // A flat disc (a cylinder-like superellipsoid, eps1 1/3) dropped tilted onto
 // a floor across a periodic boundary: the part of it beyond the boundary
 // stands over the floor's faces at the other side, which only its image
-// reaches. It must land as the same disc does in the middle of the box:
-// the same largest overlap, and at rest lying on the floor at the same
-// height. (Without wall contacts for the images it sank 0.12 d_eq into the
-// floor, against 0.0025 d_eq in the interior, and came to rest 2 d_eq
-// away.) Where along the floor it comes to rest is not asserted: a flat
-// contact patch split by the boundary is held by the faces of one side
-// (the patch outline ends at the face's edge on the boundary), so a disc
-// rocking there can settle elsewhere, 0.14 d_eq from the interior disc's
-// place at tilt -40 degrees (two interior places differ by 2e-4 d_eq).
-//
-// DISABLED: fails today (the limit in doc/periodic.md). Images take no wall
-// contacts, and the faces' edges on a periodic boundary are boundary edges,
-// active for edge contacts. Letting the images take wall contacts alone
-// (DemDetection's halo skip) makes this test pass, but then the active
-// edges at the boundary give a second, tilted contact: the periodicColumn
-// bed settles worse (kinetic energy 1e-4 of the released, overlaps 2e-3
-// d_eq) and its decomposed bed height moves 2 % from the serial one. Both
-// are needed: image wall contacts, and edges on a periodic boundary
-// matched with their translated partners (markActiveFeatures) as shared
-// coplanar edges.
-TEST(PeriodicImages, DISABLED_DiscLandingAcrossTheBoundaryIsTheInteriorOne) {
+// reaches, and the floor's edges on the boundary are no edges (the faces
+// beyond continue the floor). It must land as the same disc does in the
+// middle of the box: the same largest overlap, and at rest lying on the
+// floor at the same height, at the same place. (With images that took no
+// wall contacts it sank 0.12 d_eq into the floor, against 0.0025 d_eq in
+// the interior, and came to rest 2 d_eq away; with the boundary edges
+// active it rocked on them.)
+TEST(PeriodicImages, DiscLandingAcrossTheBoundaryIsTheInteriorOne) {
     const double L = 4e-3, H = 4e-3, dt = 5e-5;
     const PeriodicLattice lattice = periodicBox(L, {0, 1});
     std::vector<WallFace> floor;
@@ -198,6 +185,7 @@ TEST(PeriodicImages, DISABLED_DiscLandingAcrossTheBoundaryIsTheInteriorOne) {
     const double dEq = std::cbrt(6 * disc.volume() / M_PI);
     EngineSettings settings = coulombLaw();
     settings.gravity = Vec3(0, 0, -9.81);
+    settings.periodicShifts = lattice.shifts();
     for (const double tilt : {40.0, -40.0}) {
         SCOPED_TRACE("tilt " + std::to_string(tilt));
         const Quat q(Eigen::AngleAxisd(tilt * M_PI / 180, Vec3::UnitX()));
@@ -219,9 +207,10 @@ TEST(PeriodicImages, DISABLED_DiscLandingAcrossTheBoundaryIsTheInteriorOne) {
         }
         EXPECT_LT(largest[0], 0.02);                      // the interior landing
         EXPECT_LT(std::abs(largest[1] - largest[0]), 1e-3) << largest[1] << " against " << largest[0];
-        // lying on the floor at the same height
+        // lying on the floor at the same height and place: the two runs
+        // differ by the rounding of the shifted coordinates alone
         const Vec3 d = periodicDifference(lattice, rest[1], rest[0]);
-        EXPECT_LT(std::abs(d.z()) / dEq, 1e-4) << d.transpose() / dEq; // the allowed penetration
+        EXPECT_LT(d.norm() / dEq, 1e-6) << d.transpose() / dEq;
         std::cout << "  tilt " << tilt << ": largest overlap " << largest[1] << " (interior " << largest[0]
                   << "), resting place differs by " << d.norm() / dEq << " d_eq\n";
     }

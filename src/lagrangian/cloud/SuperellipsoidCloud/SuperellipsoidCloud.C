@@ -500,6 +500,8 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
     if (!periodic.empty())
     {
         checkPeriodicRoom(periodic, settings_.types.types);
+        // walls through a periodic boundary are one surface across it
+        settings_.engine.periodicShifts = periodic.shifts();
         const boundBox box(this->mesh().points(), false);
         images_.reset(new sef::dem::PeriodicImages(periodic, toEigen(box.min()), toEigen(box.max())));
     }
