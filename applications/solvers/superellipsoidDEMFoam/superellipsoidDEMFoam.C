@@ -144,6 +144,7 @@ struct runTotals
     label deepOverlapSteps = 0;     // steps with an overlap above deepOverlap d_eq
     label travelSteps = 0;          // steps above subCycleTravel per substep (fixed subCycles)
     label pushBackSteps = 0;        // steps with a push-back
+    label sweepCapSteps = 0;        // steps with a substep whose sweeps stopped at maxSweeps
 };
 
 // An overlap above this fraction of d_eq is reported (a settled bed keeps
@@ -228,6 +229,7 @@ void writeSummary
         << totals.contacts/max(totals.steps, label(1)) << ",\n"
         << "  \"sweepsPerStep\": "
         << totals.sweeps/max(totals.steps, label(1)) << ",\n"
+        << "  \"stepsAtSweepCap\": " << totals.sweepCapSteps << ",\n"
         << "  \"fallbacks\": " << totals.fallbacks << ",\n"
         << "  \"bedHeight95\": " << bedHeight << ",\n"
         << "  \"meanVelocity\": [" << meanVelocity.x() << ", " << meanVelocity.y()
@@ -707,6 +709,7 @@ int main(int argc, char *argv[])
         totals.pushedBack += stats.pushedBack;
         totals.fallbacks += stats.fallbacks;
         totals.maxOverlapOverDeq = max(totals.maxOverlapOverDeq, stats.maxOverlapOverDeq);
+        if (stats.sweepLimitReached > 0) ++totals.sweepCapSteps;
         if (stats.maxOverlapOverDeq > deepOverlap && ++totals.deepOverlapSteps <= 10)
         {
             WarningInFunction
@@ -763,6 +766,17 @@ int main(int argc, char *argv[])
         runTime, mesh, all, totals, stats, wallSeconds, bedHeight, potentialDrop,
         settled, halo.get(), ownStepSeconds, outlets, feeder
     );
+    // A deep bed whose impulses do not converge within the cap can creep
+    // into ever deeper overlaps without any other sign (doc/dem.md)
+    if (totals.sweepCapSteps > 0.01*max(totals.steps, label(1)))
+    {
+        WarningInFunction
+            << "the impulse sweeps stopped at maxSweeps " << props.engine.maxSweeps
+            << " in " << totals.sweepCapSteps << " of " << totals.steps
+            << " steps. If the bed creeps (the largest overlap grows, the kinetic"
+            << " energy does not decay), raise maxSweeps in collision { }"
+            << " (doc/dem.md, \"Deep beds: the sweep cap\")" << endl;
+    }
     Info<< "End" << nl << endl;
     return 0;
 }

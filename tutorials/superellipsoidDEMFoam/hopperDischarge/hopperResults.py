@@ -36,7 +36,8 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bin"))
+# (SEF_ROOT, set by etc/bashrc: the tutorial may be copied anywhere)
+sys.path.insert(0, os.path.join(os.environ.get("SEF_ROOT", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")), "bin"))
 from sefCaseDict import macro  # noqa: E402
 
 C_BEVERLOO, C_SLOT, K_BEVERLOO, G = 0.58, 1.03, 1.5, 9.81
