@@ -408,6 +408,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
     totals_.subCycles += subCycles;
     totals_.fallbacks += lastStep_.stats.fallbacks;
     totals_.pushedBack += lastStep_.stats.pushedBack;
+    if (lastStep_.stats.sweepLimitReached > 0) ++totals_.sweepCapSteps;
     totals_.maxOverlapOverDeq = max(totals_.maxOverlapOverDeq, lastStep_.stats.maxOverlapOverDeq);
     totals_.maxReynolds = max(totals_.maxReynolds, maxRe);
     totals_.parcelSteps += lastStep_.parcels;
@@ -942,6 +943,7 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
         << "  \"collisionsPerStep\": " << t.contacts/steps << ",\n"
         << "  \"subCyclesPerStep\": " << t.subCycles/steps << ",\n"
         << "  \"fallbacks\": " << t.fallbacks << ",\n"
+        << "  \"stepsAtSweepCap\": " << t.sweepCapSteps << ",\n"
         << "  \"processors\": " << Pstream::nProcs() << ",\n"
         << "  \"haloParticlesPerStep\": " << t.haloParticles/steps << ",\n"
         << "  \"communicationSeconds\": " << meanComm << ",\n"
@@ -958,6 +960,18 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
         << "  }\n"
         << "}\n";
     Info<< "Cloud summary written to " << os.name() << nl;
+    // A deep bed whose impulses do not converge within the cap can creep
+    // into ever deeper overlaps without any other sign (doc/dem.md)
+    if (t.sweepCapSteps > 0.01*steps)
+    {
+        WarningInFunction
+            << "the impulse sweeps stopped at maxSweeps " << settings_.engine.maxSweeps
+            << " in " << t.sweepCapSteps << " of " << t.steps
+            << " steps. If the bed creeps (the largest overlap grows, the kinetic"
+            << " energy does not decay), raise maxSweeps in"
+            << " superellipsoidCollision { } (doc/dem.md, \"Deep beds: the sweep cap\")"
+            << endl;
+    }
 }
 
 // ************************************************************************* //
