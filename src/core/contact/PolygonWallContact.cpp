@@ -440,6 +440,9 @@ void markActiveFeatures(std::vector<WallPolygon>& faces, double tolerance,
                         const std::vector<Vec3>& periodicShifts) {
     if (!(tolerance > 0.0) || !std::isfinite(tolerance))
         throw std::invalid_argument("markActiveFeatures: tolerance must be positive and finite");
+    for (const Vec3& shift : periodicShifts)
+        if (!isFinite(shift) || !(shift.norm() > tolerance))
+            throw std::invalid_argument("markActiveFeatures: a periodic shift is not finite or not longer than the tolerance");
     for (const WallPolygon& p : faces) validate(p);
     const std::vector<std::vector<int>> ids = mergeVertices(faces, tolerance, periodicShifts);
 

@@ -99,7 +99,9 @@ bool keptPolygonFaceContact(const Superellipsoid& shape, const Pose& pose, const
 // negative): a vertex v is also the same point as v + s, so a wall running
 // through a periodic boundary (a floor) is one surface there: its edges on
 // the boundary are shared with their partners on the other side, coplanar
-// and inactive, and owned once.
+// and inactive, and owned once. Throws std::invalid_argument for a
+// tolerance that is not positive and finite, and for a shift that is not
+// finite or not longer than the tolerance.
 void markActiveFeatures(std::vector<WallPolygon>& faces, double tolerance,
                         const std::vector<Vec3>& periodicShifts = {});
 

@@ -366,6 +366,10 @@ TEST(WallPolygon, BadInputThrows) {
     EXPECT_THROW(detectPolygonWallContact(s, Pose{}, p), std::invalid_argument);
     std::vector<WallPolygon> v{p};
     EXPECT_THROW(markActiveFeatures(v, 0.0), std::invalid_argument);
+    std::vector<WallPolygon> valid{polygon({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, Vec3::UnitZ())};
+    EXPECT_THROW(markActiveFeatures(valid, 1e-9, {Vec3(std::nan(""), 0, 0)}), std::invalid_argument);
+    EXPECT_THROW(markActiveFeatures(valid, 1e-9, {Vec3(1e-10, 0, 0)}), std::invalid_argument);
+    EXPECT_NO_THROW(markActiveFeatures(valid, 1e-9, {Vec3(1, 0, 0), Vec3(-1, 0, 0)}));
 }
 
 TEST(WallPolygon, AStaleWarmNormalNeverDropsAVertexContact) {
