@@ -766,17 +766,7 @@ int main(int argc, char *argv[])
         runTime, mesh, all, totals, stats, wallSeconds, bedHeight, potentialDrop,
         settled, halo.get(), ownStepSeconds, outlets, feeder
     );
-    // A deep bed whose impulses do not converge within the cap can creep
-    // into ever deeper overlaps without any other sign (doc/dem.md)
-    if (totals.sweepCapSteps > 0.01*max(totals.steps, label(1)))
-    {
-        WarningInFunction
-            << "the impulse sweeps stopped at maxSweeps " << props.engine.maxSweeps
-            << " in " << totals.sweepCapSteps << " of " << totals.steps
-            << " steps. If the bed creeps (the largest overlap grows, the kinetic"
-            << " energy does not decay), raise maxSweeps in collision { }"
-            << " (doc/dem.md, \"Deep beds: the sweep cap\")" << endl;
-    }
+    reportSweepCap(totals.sweepCapSteps, totals.steps, props.engine.maxSweeps, "collision");
     Info<< "End" << nl << endl;
     return 0;
 }

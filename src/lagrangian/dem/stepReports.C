@@ -59,3 +59,23 @@ bool Foam::checkSubstepTravel
     }
     return true;
 }
+
+
+void Foam::reportSweepCap
+(
+    const label capSteps,
+    const label steps,
+    const int maxSweeps,
+    const word& dictionary
+)
+{
+    // A deep bed whose impulses do not converge within the cap can creep
+    // into ever deeper overlaps without any other sign
+    if (capSteps <= 0.01*max(steps, label(1))) return;
+    WarningInFunction
+        << "the impulse sweeps stopped at maxSweeps " << maxSweeps << " in "
+        << capSteps << " of " << steps << " steps. If the bed creeps (the"
+        << " largest overlap grows, the kinetic energy does not decay), raise"
+        << " maxSweeps in " << dictionary << " { } (doc/dem.md, \"Deep beds:"
+        << " the sweep cap\")" << endl;
+}

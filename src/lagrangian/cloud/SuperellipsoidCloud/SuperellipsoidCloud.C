@@ -960,18 +960,7 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
         << "  }\n"
         << "}\n";
     Info<< "Cloud summary written to " << os.name() << nl;
-    // A deep bed whose impulses do not converge within the cap can creep
-    // into ever deeper overlaps without any other sign (doc/dem.md)
-    if (t.sweepCapSteps > 0.01*steps)
-    {
-        WarningInFunction
-            << "the impulse sweeps stopped at maxSweeps " << settings_.engine.maxSweeps
-            << " in " << t.sweepCapSteps << " of " << t.steps
-            << " steps. If the bed creeps (the largest overlap grows, the kinetic"
-            << " energy does not decay), raise maxSweeps in"
-            << " superellipsoidCollision { } (doc/dem.md, \"Deep beds: the sweep cap\")"
-            << endl;
-    }
+    reportSweepCap(t.sweepCapSteps, t.steps, settings_.engine.maxSweeps, "superellipsoidCollision");
 }
 
 // ************************************************************************* //
