@@ -58,8 +58,12 @@ RelaxationPropagator relaxationPropagator(const Mat3& Q, const Vec3& massPrincip
         return p;
     }
     const Mat3 S = invRoot * (0.5 * (D + D.transpose())) * invRoot;
-    Eigen::SelfAdjointEigenSolver<Mat3> eig;
-    eig.computeDirect(S);
+    // The iterative solver, not Eigen's closed form (computeDirect): for a
+    // nearly isotropic S (a sphere's drag with round-off off the diagonal)
+    // the closed form can divide 0 by 0 while it extracts an eigenvector,
+    // which kills an OpenFOAM run under FOAM_SIGFPE. For 3 x 3 it costs
+    // about the same.
+    Eigen::SelfAdjointEigenSolver<Mat3> eig(S);
     const Mat3& V = eig.eigenvectors();
     Vec3 decay, phi;
     for (int k = 0; k < 3; ++k) {
