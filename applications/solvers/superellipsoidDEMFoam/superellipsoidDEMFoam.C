@@ -562,7 +562,8 @@ int main(int argc, char *argv[])
                 const sef::dem::SubcycleChoice choice = sef::dem::automaticSubcycles
                 (
                     particles, runTime.deltaTValue(), props.engine.gravity,
-                    props.subcycling.subCycleTravel, props.subcycling.maxSubCycles
+                    props.subcycling.subCycleTravel, props.subcycling.maxSubCycles,
+                    props.subcycling.minSubCycles
                 );
                 subCycles = returnReduce(label(choice.subcycles), maxOp<label>());
                 if (returnReduce(choice.capped, orOp<bool>()) && ++cappedSteps <= 10)

@@ -7,11 +7,13 @@
 namespace sef::dem {
 
 SubcycleChoice automaticSubcycles(const ParticleSystem& ps, double dt, const Vec3& gravity, double travelFraction,
-                                  int maxSubcycles) {
+                                  int maxSubcycles, int minSubcycles) {
     if (!std::isfinite(dt) || !(dt > 0.0)) throw std::invalid_argument("automaticSubcycles: dt must be positive");
     if (!std::isfinite(travelFraction) || !(travelFraction > 0.0))
         throw std::invalid_argument("automaticSubcycles: travel fraction must be positive");
     if (maxSubcycles < 1) throw std::invalid_argument("automaticSubcycles: maxSubcycles must be at least 1");
+    if (minSubcycles < 1 || minSubcycles > maxSubcycles)
+        throw std::invalid_argument("automaticSubcycles: minSubcycles must lie in [1, maxSubcycles]");
     std::vector<double> diameter(ps.types.size());
     for (std::size_t t = 0; t < ps.types.size(); ++t) diameter[t] = ps.types[t].shape.equivalentDiameter();
     SubcycleChoice c;
@@ -28,7 +30,7 @@ SubcycleChoice automaticSubcycles(const ParticleSystem& ps, double dt, const Vec
     // in doubles) needs k substeps, not k + 1
     const double needed = std::ceil(c.largestTravel / travelFraction * (1.0 - 1e-12));
     c.capped = needed > maxSubcycles;
-    c.subcycles = c.capped ? maxSubcycles : std::max(1, static_cast<int>(needed));
+    c.subcycles = c.capped ? maxSubcycles : std::max(minSubcycles, static_cast<int>(needed));
     return c;
 }
 

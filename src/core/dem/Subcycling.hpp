@@ -6,7 +6,8 @@
 // substeps is as accurate as a step of 10 %. So
 //   n = ceil( max_i s_i / (travelFraction d_eq,i) ),
 //   s_i = (|v_i| + |g + F_i/m_i| dt) dt   (speed at the end of the step, bounded),
-// at least 1 and at most maxSubcycles. Held particles (ParticleType::held)
+// at least minSubcycles (1 unless a bed at rest needs more to hold up) and
+// at most maxSubcycles. Held particles (ParticleType::held)
 // do not travel and are left out.
 #include "dem/ParticleSystem.hpp"
 
@@ -18,9 +19,10 @@ struct SubcycleChoice {
     double largestTravel = 0;  // max_i s_i / d_eq,i over the step
 };
 
-// Throws std::invalid_argument for dt <= 0, travelFraction <= 0 or
-// maxSubcycles < 1 (and non-finite values).
+// Throws std::invalid_argument for dt <= 0, travelFraction <= 0,
+// maxSubcycles < 1, minSubcycles outside [1, maxSubcycles] (and non-finite
+// values).
 SubcycleChoice automaticSubcycles(const ParticleSystem& particles, double dt, const Vec3& gravity,
-                                  double travelFraction = 0.1, int maxSubcycles = 1000);
+                                  double travelFraction = 0.1, int maxSubcycles = 1000, int minSubcycles = 1);
 
 } // namespace sef::dem

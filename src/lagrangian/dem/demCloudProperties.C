@@ -90,7 +90,7 @@ void Foam::checkKeywords(const dictionary& dict, const wordList& valid, bool fat
 
 Foam::wordList Foam::subcycleKeywords()
 {
-    return {"subCycles", "subCycleTravel", "maxSubCycles"};
+    return {"subCycles", "subCycleTravel", "maxSubCycles", "minSubCycles"};
 }
 
 
@@ -291,6 +291,13 @@ Foam::subcycleSettings Foam::readSubcycleSettings(const dictionary& dict)
             dict, "maxSubCycles",
             "must lie in [1, " + name(maxSubCycleCount) + "] (reduce deltaT instead)"
         );
+    }
+    // the fewest automatic substeps: a deep bed at rest may need more than
+    // the one its speeds ask for to hold up (doc/dem.md)
+    s.minSubCycles = dict.lookupOrDefault<label>("minSubCycles", 1);
+    if (s.minSubCycles < 1 || s.minSubCycles > s.maxSubCycles)
+    {
+        badEntry(dict, "minSubCycles", "must lie in [1, maxSubCycles]");
     }
 
     return s;

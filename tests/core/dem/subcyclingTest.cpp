@@ -40,6 +40,17 @@ TEST(Subcycling, AccelerationOverTheStepCounts) {
     EXPECT_EQ(automaticSubcycles(ps, 1e-6, Vec3(0, 0, -9.81)).subcycles, 1);
 }
 
+TEST(Subcycling, AtLeastTheMinimum) {
+    // the floor applies where the travel asks for fewer substeps (at rest:
+    // 1), not where it asks for more (5, as above); the cap still wins
+    const ParticleSystem rest = twoSpheres(0.0), moving = twoSpheres(2.0);
+    EXPECT_EQ(automaticSubcycles(rest, 1e-3, Vec3::Zero(), 0.1, 1000, 3).subcycles, 3);
+    EXPECT_EQ(automaticSubcycles(moving, 1e-3, Vec3::Zero(), 0.1, 1000, 3).subcycles, 5);
+    EXPECT_EQ(automaticSubcycles(moving, 1e-3, Vec3::Zero(), 0.1, 4, 2).subcycles, 4);
+    EXPECT_THROW(automaticSubcycles(rest, 1e-3, Vec3::Zero(), 0.1, 1000, 0), std::invalid_argument);
+    EXPECT_THROW(automaticSubcycles(rest, 1e-3, Vec3::Zero(), 0.1, 4, 5), std::invalid_argument);
+}
+
 TEST(Subcycling, AtRestOneSubstepAndBadInputRejected) {
     ParticleSystem ps = twoSpheres(0.0);
     EXPECT_EQ(automaticSubcycles(ps, 1e-3, Vec3::Zero()).subcycles, 1);

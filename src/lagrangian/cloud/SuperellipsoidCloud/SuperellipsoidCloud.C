@@ -291,7 +291,8 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             subCycles = sef::dem::automaticSubcycles
             (
                 system_, dt, g, settings_.subcycling.subCycleTravel,
-                settings_.subcycling.maxSubCycles
+                settings_.subcycling.maxSubCycles,
+                settings_.subcycling.minSubCycles
             ).subcycles;
             reduce(subCycles, maxOp<label>());
         }
