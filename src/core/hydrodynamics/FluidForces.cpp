@@ -51,7 +51,7 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Q
         throw std::invalid_argument("fluidForces: fluid density and viscosity must be finite and positive");
     if (!isFinite(fluid.velocity) || !isFinite(fluid.velocityGradient) || !isFinite(fluid.acceleration) ||
         !isFinite(fluid.pressureGradient) ||
-        !isFinite(v) || !isFinite(q.coeffs()))
+        !isFinite(v) || !isFinite(omega) || !isFinite(q.coeffs()))
         throw std::invalid_argument("fluidForces: fluid and particle state must be finite");
     if (!std::isfinite(mass) || !(mass > 0.0))
         throw std::invalid_argument("fluidForces: the particle mass must be finite and positive");
@@ -113,6 +113,13 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Q
         out.drag.rotationBody = M_PI * mu * c * c * c * p.tensors.Omega;
         if (model.strainTorque) out.drag.strainCoupling = p.tensors.Pi.cwiseQuotient(p.tensors.Omega);
         out.drag.halfVorticity = halfVorticity(fluid.velocityGradient);
+        // finite spin Reynolds number: the factor on the whole resistance
+        // (the strain coupling is a ratio of resistances and stays)
+        const double dEq = p.factors.equivalentDiameter;
+        out.spinReynolds = fluid.density * (omega - out.drag.fluidRotationRate).norm() * dEq * dEq / mu;
+        out.rotationalDragFactor = rotationalDragFactor(model.rotationalDragCorrection, out.spinReynolds);
+        out.drag.rotation *= out.rotationalDragFactor;
+        out.drag.rotationBody *= out.rotationalDragFactor;
         out.drag.strainRate = 0.5 * (fluid.velocityGradient + fluid.velocityGradient.transpose());
     }
     const double fluidMass = fluid.density * s.volume();

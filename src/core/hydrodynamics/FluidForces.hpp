@@ -5,8 +5,9 @@
 //      F = f pi mu c R K R^T (u - v)                 eqs. (5)-(6), f: DragCorrection.hpp
 //        (with a voidage law f becomes g = f(Re_s) h(eps, Re_s), the
 //        hindered drag among other particles: VoidageDrag.hpp)
-//      T = pi mu c^3 R Omega R^T (omega_f - omega)   eq. (21), omega_f the
-//        torque-free rotation rate: half vorticity + Omega^-1 Pi strain (eqs. 22-23)
+//      T = f_R pi mu c^3 R Omega R^T (omega_f - omega)   eq. (21), omega_f the
+//        torque-free rotation rate: half vorticity + Omega^-1 Pi strain
+//        (eqs. 22-23); f_R: RotationalDragCorrection.hpp
 //  - with dragCorrection zastawny (IncidenceForces.hpp), f from the drag
 //    against the angle of incidence, plus an explicit lift and pitching
 //    torque held over the step
@@ -42,6 +43,7 @@
 #include "kinematics/LinearRelaxation.hpp" // FluidDrag
 #include "hydrodynamics/AddedMass.hpp"
 #include "hydrodynamics/DragCorrection.hpp"
+#include "hydrodynamics/RotationalDragCorrection.hpp"
 #include "hydrodynamics/VoidageDrag.hpp"
 #include "hydrodynamics/ResistanceTensors.hpp"
 #include "hydrodynamics/BoundaryIntegralResistance.hpp"
@@ -67,6 +69,7 @@ struct FluidForceModel {
     VoidageModel voidage = VoidageModel::none; // none: fluidFraction is not read
     bool drag = true;
     bool rotationalDrag = true;   // the Omega term of eq. (21)
+    RotationalDragModel rotationalDragCorrection = RotationalDragModel::stokes; // f_R
     bool strainTorque = true;     // the Pi term of eq. (21) (Jeffery rotation)
     bool buoyancy = true;
     bool pressureGradient = true;
@@ -119,6 +122,8 @@ struct ParticleFluidForces {
     Vec3 liftForce = Vec3::Zero();
     Vec3 torque = Vec3::Zero();
     double reynolds = 0;            // Re_p = rho_f |u - v| d_eq / mu (interstitial, also with a voidage law)
+    double spinReynolds = 0;        // Re_R = rho_f |omega - omega_f| d_eq^2 / mu (with rotationalDrag)
+    double rotationalDragFactor = 1; // f_R (RotationalDragCorrection.hpp)
     double dragFactor = 1;          // f of the drag correction (with a voidage law: g = f(eps Re_p) h)
     double voidageFactor = 1;       // h of the voidage law (VoidageDrag.hpp)
 };

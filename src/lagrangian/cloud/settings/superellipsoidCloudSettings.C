@@ -77,7 +77,7 @@ sef::FluidForceModel readForces(const dictionary& dict)
         {
             "drag", "dragCorrection", "rotationalDrag", "strainTorque",
             "buoyancy", "pressureGradient", "addedMass", "addedMassCoefficient",
-            "resistanceResolution", "voidageCorrection"
+            "resistanceResolution", "voidageCorrection", "rotationalDragCorrection"
         }
     );
     sef::FluidForceModel m;
@@ -103,6 +103,15 @@ sef::FluidForceModel readForces(const dictionary& dict)
     catch (const std::invalid_argument& err)
     {
         badEntry(dict, "dragCorrection", err.what());
+    }
+    const word rotational = dict.lookupOrDefault<word>("rotationalDragCorrection", "stokes");
+    try
+    {
+        m.rotationalDragCorrection = sef::rotationalDragModelFromName(rotational);
+    }
+    catch (const std::invalid_argument& err)
+    {
+        badEntry(dict, "rotationalDragCorrection", err.what());
     }
     const word voidage = dict.lookupOrDefault<word>("voidageCorrection", "none");
     try
