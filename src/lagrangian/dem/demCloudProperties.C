@@ -2,6 +2,7 @@
 #include "superellipsoidShapeIO.H"
 #include "foamEigen.H"
 #include "error.H"
+#include "Switch.H"
 #include "collision/CollisionParameters.hpp"
 #include "geometry/ParameterError.hpp"
 
@@ -53,6 +54,25 @@ void Foam::invalidEntry(const dictionary& dict, const word& key, const string& w
         << "Invalid entry '" << key << "' in " << dict.name() << ": "
         << why.c_str() << exit(FatalIOError);
     std::abort(); // not reached
+}
+
+
+bool Foam::readSwitch(const dictionary& dict, const word& key, const bool deflt)
+{
+    if (!dict.found(key)) return deflt;
+    ITstream& is = dict.lookup(key);
+    const token t(is);
+    if (t.isBool()) return t.boolToken();
+    if (t.isLabel() && (t.labelToken() == 0 || t.labelToken() == 1))
+    {
+        return t.labelToken() == 1;
+    }
+    if (t.isWord())
+    {
+        const Switch sw(t.wordToken(), true);
+        if (sw.valid()) return bool(sw);
+    }
+    invalidEntry(dict, key, "must be true or false (on/off, yes/no, 1/0)");
 }
 
 
@@ -336,7 +356,7 @@ Foam::particleTypeTable Foam::readParticleTypes(const dictionary& typesDict)
         }
         // held: never moved, still feels the fluid and is an immovable
         // obstacle in collisions (sef::dem::ParticleType::held)
-        table.types.back().held = td.lookupOrDefault<bool>("held", false);
+        table.types.back().held = readSwitch(td, "held", false);
         table.fractions.push_back(readInRange(td, "fraction", 0, GREAT, 1));
     }
     if (table.types.empty())
@@ -355,9 +375,9 @@ void Foam::readCollisionSettings(const dictionary& coll, sef::dem::EngineSetting
     engine.wall = readContactLaw(coll.subDict("wall"));
     engine.maxSweeps = coll.lookupOrDefault<label>("maxSweeps", sef::dem::EngineSettings().maxSweeps);
     if (engine.maxSweeps < 1) badEntry(coll, "maxSweeps", "must be >= 1");
-    engine.onePartnerPerStep = coll.lookupOrDefault<bool>("onePartnerPerStep", false);
+    engine.onePartnerPerStep = readSwitch(coll, "onePartnerPerStep", false);
     engine.patchRimPoints =
-        coll.lookupOrDefault<bool>("patchRimPoints", sef::dem::EngineSettings().patchRimPoints);
+        readSwitch(coll, "patchRimPoints", sef::dem::EngineSettings().patchRimPoints);
     // Solver tolerances (defaults: sef::dem::EngineSettings; doc/dem.md)
     const sef::dem::EngineSettings defaults;
     engine.sweepTolerance =

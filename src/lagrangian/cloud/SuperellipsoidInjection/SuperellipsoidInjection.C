@@ -179,7 +179,7 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
                     << exit(FatalIOError);
             }
             const sef::Vec3 shift = toEigen(dict.lookupOrDefault<vector>("translate", Zero));
-            const bool keepVelocity = dict.lookupOrDefault<bool>("keepVelocity", true);
+            const bool keepVelocity = readSwitch(dict, "keepVelocity", true);
             std::vector<sef::dem::ListedParticle> list(other.size());
             for (std::size_t i = 0; i < other.size(); ++i)
             {

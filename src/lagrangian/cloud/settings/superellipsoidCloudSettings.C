@@ -81,12 +81,12 @@ sef::FluidForceModel readForces(const dictionary& dict)
         }
     );
     sef::FluidForceModel m;
-    m.drag = dict.lookupOrDefault<bool>("drag", true);
-    m.rotationalDrag = dict.lookupOrDefault<bool>("rotationalDrag", true);
-    m.strainTorque = dict.lookupOrDefault<bool>("strainTorque", true);
-    m.buoyancy = dict.lookupOrDefault<bool>("buoyancy", true);
-    m.pressureGradient = dict.lookupOrDefault<bool>("pressureGradient", true);
-    m.addedMass = dict.lookupOrDefault<bool>("addedMass", true);
+    m.drag = readSwitch(dict, "drag", true);
+    m.rotationalDrag = readSwitch(dict, "rotationalDrag", true);
+    m.strainTorque = readSwitch(dict, "strainTorque", true);
+    m.buoyancy = readSwitch(dict, "buoyancy", true);
+    m.pressureGradient = readSwitch(dict, "pressureGradient", true);
+    m.addedMass = readSwitch(dict, "addedMass", true);
     // Given: an isotropic C_a for every shape; otherwise each shape's own
     // added mass and inertia per body axis (a sphere's C_a = 1/2)
     m.directionalAddedMass = !dict.found("addedMassCoefficient");
@@ -129,7 +129,7 @@ sef::FluidForceModel readForces(const dictionary& dict)
 // solution { volumeFraction, volumeFractionModel, volumeFractionPointsPerDiameter }
 void readVolumeFraction(const dictionary& solution, superellipsoidCloudSettings& s)
 {
-    s.volumeFraction = solution.lookupOrDefault<bool>("volumeFraction", false);
+    s.volumeFraction = readSwitch(solution, "volumeFraction", false);
     const word model = solution.lookupOrDefault<word>("volumeFractionModel", "divided");
     if (model != "divided" && model != "centre")
     {
