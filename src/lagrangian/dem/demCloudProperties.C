@@ -313,7 +313,7 @@ Foam::subcycleSettings Foam::readSubcycleSettings(const dictionary& dict)
         );
     }
     // the fewest automatic substeps: a deep bed at rest may need more than
-    // the one its speeds ask for to hold up (doc/dem.md)
+    // the one its speeds ask for to hold up (doc/superellipsoidCloudProperties.md)
     s.minSubCycles = dict.lookupOrDefault<label>("minSubCycles", 1);
     if (s.minSubCycles < 1 || s.minSubCycles > s.maxSubCycles)
     {
