@@ -49,6 +49,11 @@ double projectedArea(const Superellipsoid& shape, const Vec3& directionBody, int
     if (!isFinite(directionBody) || directionBody.squaredNorm() == 0.0 || outline < 3)
         throw std::invalid_argument("projectedArea: direction must be finite and non-zero, outline >= 3");
     const Vec3 n = directionBody.normalized();
+    // An ellipsoid's shadow is an ellipse of area pi a b c |diag(1/a, 1/b,
+    // 1/c) n| (exact, and 128 support points fewer: the drag of a coupled
+    // ellipsoid takes it every step)
+    if (shape.eps1() == 1.0 && shape.eps2() == 1.0)
+        return M_PI * shape.halfAxes().prod() * n.cwiseQuotient(shape.halfAxes()).norm();
     // An orthonormal basis (e1, e2) of the plane normal to n.
     const Vec3 helper = std::fabs(n.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
     const Vec3 e1 = n.cross(helper).normalized(), e2 = n.cross(e1);

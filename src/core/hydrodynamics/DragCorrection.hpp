@@ -58,7 +58,7 @@ ShapeFactors shapeFactors(const Superellipsoid& shape);
 // length), from `outline` support points in that plane: the inscribed and
 // the circumscribed (tangent) polygons combined so that their leading errors
 // cancel (relative error O(outline^-4) for smooth outlines; 1e-7 for an
-// ellipse at 128).
+// ellipse at 128). Ellipsoids (eps1 = eps2 = 1) take the exact ellipse.
 double projectedArea(const Superellipsoid& shape, const Vec3& directionBody, int outline = 128);
 
 // Drag coefficient of the Hoelzer-Sommerfeld correlation (above).
