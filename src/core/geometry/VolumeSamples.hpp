@@ -17,9 +17,10 @@
 
 namespace sef {
 
-// A group of neighbouring points (a box of an 8 x 8 x 8 partition of the
-// bounding box): a cell that holds the whole ball (centre, radius) gets the
-// group's weight at once, without locating each point.
+// A group of neighbouring points (a box of a partition of the bounding box
+// into about cubes, sized to the number of points: 4 per axis for a sphere
+// of 268 points, 7 for 2100): a cell that holds the whole ball (centre,
+// radius) gets the group's weight at once, without locating each point.
 struct VolumeSampleCluster {
     Vec3 centre = Vec3::Zero(); // body frame [m]
     double radius = 0;          // largest distance of its points from centre [m]

@@ -188,6 +188,7 @@ void Foam::particleVolumeFraction::deposit
     const sef::dem::ParticleSystem& ps,
     const std::size_t i,
     const bool owned,
+    const label startCell,
     scalarField& cellVolumes
 ) const
 {
@@ -204,15 +205,16 @@ void Foam::particleVolumeFraction::deposit
     const vectorField& clusterCentres = clusterCentres_[ps.type[i]];
     const scalar w = samples.weight;
     const scalar halfWidth = 0.5*std::cbrt(w);
-    // the previous point's cell (walks start there)
-    label last = mesh_.cellTree().findInside(x0);
+    // the previous point's cell (walks start there); the centre's first
+    scalar inside = 0;   // the located point's distance inside its cell
+    label last = startCell >= 0 ? walk(x0, startCell, inside) : -1;
+    if (last < 0) last = mesh_.cellTree().findInside(x0);
     // a particle well inside one cell (cells larger than the particles) at once
     if (last >= 0 && clearance(x0, last) > R + halfWidth)
     {
         cellVolumes[last] += w*scalar(samples.points.size());
         return;
     }
-    scalar inside = 0;   // the located point's distance inside its cell
     const auto locate = [&](const point& p)
     {
         const label c = last >= 0 ? walk(p, last, inside) : -1;
@@ -287,12 +289,15 @@ void Foam::particleVolumeFraction::addParticleVolumes
 (
     const sef::dem::ParticleSystem& ps,
     const std::size_t owned,
-    scalarField& cellVolumes
+    scalarField& cellVolumes,
+    const labelUList& startCells
 ) const
 {
     for (std::size_t i = 0; i < ps.size(); ++i)
     {
-        deposit(ps, i, i < owned, cellVolumes);
+        const label start =
+            i < std::size_t(startCells.size()) ? startCells[label(i)] : -1;
+        deposit(ps, i, i < owned, start, cellVolumes);
     }
 }
 

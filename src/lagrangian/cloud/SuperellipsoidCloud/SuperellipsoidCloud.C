@@ -810,9 +810,13 @@ Foam::SuperellipsoidCloud<CloudType>::solidFraction()
     clockTime clock;
     sef::dem::ParticleSystem ps;
     ps.types = settings_.types.types;
+    // each parcel's cell: where the deposit's walks start
+    labelList cells(this->size());
+    label i = 0;
     for (const parcelType& p : *this)
     {
         addParcelBody(ps, p);
+        cells[i++] = p.cell();
     }
     const std::size_t owned = ps.size();
     if (halo_)
@@ -824,7 +828,7 @@ Foam::SuperellipsoidCloud<CloudType>::solidFraction()
         images_->build(ps, 0, halo_.get());
     }
     scalarField volumes(this->mesh().nCells(), Zero);
-    volumeFractionSamples_->addParticleVolumes(ps, owned, volumes);
+    volumeFractionSamples_->addParticleVolumes(ps, owned, volumes, cells);
     volScalarField& theta = ttheta.ref();
     theta.primitiveFieldRef() = volumes/this->mesh().V();
     theta.correctBoundaryConditions();
