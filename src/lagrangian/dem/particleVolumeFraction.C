@@ -79,6 +79,23 @@ Foam::particleVolumeFraction::particleVolumeFraction
 
 // * * * * * * * * * * * * * * * Member Functions  * * * * * * * * * * * * * //
 
+void Foam::particleVolumeFraction::volumeSink::add(const label c, const scalar v)
+{
+    cellVolumes[c] += v;
+    if (!shares) return;
+    // a particle meets a few cells: a linear search
+    for (cellShare& s : *shares)
+    {
+        if (s.cell == c)
+        {
+            s.volume += v;
+            return;
+        }
+    }
+    shares->push_back({c, v});
+}
+
+
 Foam::scalar Foam::particleVolumeFraction::clearance(const point& p, const label c) const
 {
     scalar nearest = GREAT;
@@ -152,7 +169,7 @@ void Foam::particleVolumeFraction::addPoint
     const label c,
     const scalar w,
     const scalar halfWidth,
-    scalarField& cellVolumes
+    volumeSink& sink
 ) const
 {
     // the point's cube of side 2 halfWidth: its part beyond each near
@@ -176,10 +193,10 @@ void Foam::particleVolumeFraction::addPoint
     for (label k = 0; k < n; ++k)
     {
         const scalar part = w*share[k]*scale;
-        cellVolumes[across[k]] += part;
+        sink.add(across[k], part);
         kept -= part;
     }
-    cellVolumes[c] += kept;
+    sink.add(c, kept);
 }
 
 
@@ -189,7 +206,7 @@ void Foam::particleVolumeFraction::deposit
     const std::size_t i,
     const bool owned,
     const label startCell,
-    scalarField& cellVolumes
+    volumeSink& sink
 ) const
 {
     const sef::VolumeSamples& samples = samples_[ps.type[i]];
@@ -212,7 +229,7 @@ void Foam::particleVolumeFraction::deposit
     // a particle well inside one cell (cells larger than the particles) at once
     if (last >= 0 && clearance(x0, last) > R + halfWidth)
     {
-        cellVolumes[last] += w*scalar(samples.points.size());
+        sink.add(last, w*scalar(samples.points.size()));
         return;
     }
     const auto locate = [&](const point& p)
@@ -231,7 +248,7 @@ void Foam::particleVolumeFraction::deposit
         const label k = locate(centre);
         if (k >= 0 && inside > cluster.radius + halfWidth)
         {
-            cellVolumes[k] += w*scalar(cluster.end - cluster.begin);
+            sink.add(k, w*scalar(cluster.end - cluster.begin));
             last = k;
             continue;
         }
@@ -274,11 +291,11 @@ void Foam::particleVolumeFraction::deposit
             last = found;
             if (whole)
             {
-                cellVolumes[found] += w;
+                sink.add(found, w);
             }
             else
             {
-                addPoint(p, found, w, halfWidth, cellVolumes);
+                addPoint(p, found, w, halfWidth, sink);
             }
         }
     }
@@ -290,14 +307,20 @@ void Foam::particleVolumeFraction::addParticleVolumes
     const sef::dem::ParticleSystem& ps,
     const std::size_t owned,
     scalarField& cellVolumes,
-    const labelUList& startCells
+    const labelUList& startCells,
+    std::vector<cellShares>* shares
 ) const
 {
+    if (shares)
+    {
+        shares->assign(owned, cellShares());
+    }
     for (std::size_t i = 0; i < ps.size(); ++i)
     {
         const label start =
             i < std::size_t(startCells.size()) ? startCells[label(i)] : -1;
-        deposit(ps, i, i < owned, start, cellVolumes);
+        volumeSink sink{cellVolumes, shares && i < owned ? &(*shares)[i] : nullptr};
+        deposit(ps, i, i < owned, start, sink);
     }
 }
 

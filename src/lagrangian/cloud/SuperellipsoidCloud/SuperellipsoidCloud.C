@@ -372,13 +372,13 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
         lastStep_.fluidForce += toFoam(fluidForces[k].pressureForce) - toFluid/dt;
         if (coupled)
         {
-            this->UTrans()[p.cell()] += toFluid;
             // Implicit part: how the exchanged impulse changes with the
             // fluid velocity, m (1 - exp(-d dt/m)) with the isotropic part d
             // of the (step's) drag tensor: d dt for slow particles, m for
             // fast ones; d dt for a held particle, which never follows
             const scalar d = system_.fluidDrag[k].translation.trace()/3;
-            this->UCoeff()[p.cell()] += type.held ? d*dt : m*(1 - std::exp(-d*dt/m));
+            const scalar coeff = type.held ? d*dt : m*(1 - std::exp(-d*dt/m));
+            depositSource(p, toFluid, coeff);
         }
     }
 
@@ -413,6 +413,40 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
     totals_.maxOverlapOverDeq = max(totals_.maxOverlapOverDeq, lastStep_.stats.maxOverlapOverDeq);
     totals_.maxReynolds = max(totals_.maxReynolds, maxRe);
     totals_.parcelSteps += lastStep_.parcels;
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::depositSource
+(
+    const parcelType& p,
+    const vector& toFluid,
+    const scalar coeff
+)
+{
+    // with the volume fraction: over the cells by the particle's volume in
+    // each, as alphac has it (a bed's sources then vary from cell to cell
+    // as its solids do, not with where the centres fall); a part on another
+    // processor (or beyond a periodic boundary) to the centre's cell
+    const auto shares =
+        volumeFraction() ? volumeShares_.find(p.particleId()) : volumeShares_.end();
+    scalar rest = 1;
+    if (shares != volumeShares_.end())
+    {
+        const scalar V = settings_.types.types[p.shapeType()].shape.volume();
+        for (const cellShare& c : shares->second)
+        {
+            const scalar w = c.volume/V;
+            this->UTrans()[c.cell] += w*toFluid;
+            this->UCoeff()[c.cell] += w*coeff;
+            rest -= w;
+        }
+    }
+    if (rest > 0)
+    {
+        this->UTrans()[p.cell()] += rest*toFluid;
+        this->UCoeff()[p.cell()] += rest*coeff;
+    }
 }
 
 
@@ -803,8 +837,10 @@ Foam::tmp<Foam::volScalarField>
 Foam::SuperellipsoidCloud<CloudType>::solidFraction()
 {
     tmp<volScalarField> ttheta(this->theta());
+    volumeShares_.clear();
     if (!volumeFractionSamples_)
     {
+        // (centre model: each particle's source goes to its cell)
         return ttheta;
     }
     clockTime clock;
@@ -828,7 +864,12 @@ Foam::SuperellipsoidCloud<CloudType>::solidFraction()
         images_->build(ps, 0, halo_.get());
     }
     scalarField volumes(this->mesh().nCells(), Zero);
-    volumeFractionSamples_->addParticleVolumes(ps, owned, volumes, cells);
+    std::vector<cellShares> shares;
+    volumeFractionSamples_->addParticleVolumes(ps, owned, volumes, cells, &shares);
+    for (std::size_t k = 0; k < owned; ++k)
+    {
+        volumeShares_[ps.id[k]] = std::move(shares[k]);
+    }
     volScalarField& theta = ttheta.ref();
     theta.primitiveFieldRef() = volumes/this->mesh().V();
     theta.correctBoundaryConditions();
