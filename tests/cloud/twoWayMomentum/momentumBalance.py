@@ -8,6 +8,11 @@ numbers and exits 0 if within the bound.
         that were in the cell at the start of the step (the written cell of
         step n-1) of m (v_n - v_{n-1}) - (m - rho_f V) g dt; the error over
         max |UTrans| of the step < tol
+    momentumBalance.py sum <case> <rho_f> <gz> <X> <Y> <Z> <tol>
+        the same summed over the cells (a source divided over the cells a
+        particle's volume is in, volumeFractionModel divided); also reports
+        how many cells hold a source against how many hold a particle centre,
+        and fails unless more do (the division happened)
     momentumBalance.py total <case> <rho_f> <gz> <X> <Y> <Z> <tol> [contErr]
         (periodic box, uniform mesh) per step n >= 2: the fluid momentum
         rho_f sum U V changes by sum UTrans, and fluid + particles by
@@ -116,6 +121,22 @@ def main():
               f" / max |UTrans| = {worst:.2e} (bound {tol:g}); {moved} cell changes;"
               f" |sum UTrans| / weight impulse at the end {ratio:.3f}")
         ok = worst < tol and ratio > 0.05
+    elif mode == "sum":
+        worst, spread = 0.0, 0
+        for s, t in zip(times, checked):
+            assert set(P[s]) == set(P[t]), f"particles lost or injected at {t}"
+            lost = fsum3([tuple(-(m * (v[k] - P[s][i][2][k]) - (m - rho_f * V) * g[k] * dts[t]) for k in range(3))
+                          for i, (m, V, v) in P[t].items()])
+            ut = fsum3(UTrans[t])
+            scale = max(map(abs, ut))
+            assert scale > 0, f"UTrans is zero at {t}"
+            worst = max(worst, max(abs(ut[k] - lost[k]) for k in range(3)) / scale)
+            sources = sum(any(x != 0.0 for x in r) for r in UTrans[t])
+            centres = len(set(cellsOf(case, s).values()))
+            spread = max(spread, sources - centres)
+        print(f"  {len(P[times[-1]])} particles, steps 2-{len(times)}: |sum UTrans - particle loss| / |sum UTrans|"
+              f" = {worst:.2e} (bound {tol:g}); cells with a source beyond those with a centre: up to {spread}")
+        ok = worst < tol and spread > 0
     elif mode == "total":
         Vbox = X * Y * Z
         cont = continuityErrors(case)
