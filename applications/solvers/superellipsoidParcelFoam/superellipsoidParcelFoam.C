@@ -65,6 +65,7 @@ int main(int argc, char *argv[])
         #include "CourantNo.H"
         #include "checkCourant.H"
         #include "setDeltaT.H"
+        #include "checkTimeStepCollapse.H"
 
         ++runTime;
         // a time is marked while it is written (from the step's start: the
