@@ -59,6 +59,9 @@ int main(int argc, char *argv[])
 
     Info<< "\nStarting time loop\n" << endl;
 
+    // the largest time step so far (checkTimeStepCollapse.H)
+    scalar largestDeltaT = runTime.deltaTValue();
+
     while (runTime.run())
     {
         #include "readTimeControls.H"
