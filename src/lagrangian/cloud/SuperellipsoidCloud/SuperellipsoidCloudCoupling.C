@@ -52,7 +52,9 @@ void Foam::SuperellipsoidCloud<CloudType>::depositSource
     scalar rest = 1;
     if (shares != volumeShares_.end())
     {
-        const scalar V = settings_.types.types[p.shapeType()].shape.volume();
+        // (mass over density: shape.volume() evaluates Beta functions)
+        const sef::dem::ParticleType& type = settings_.types.types[p.shapeType()];
+        const scalar V = type.mass/type.density;
         for (const cellShare& c : shares->second)
         {
             const scalar w = c.volume/V;
