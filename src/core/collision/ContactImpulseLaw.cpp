@@ -156,9 +156,42 @@ bool fastSlidingImpulse(const ContactFrame& f, const Vec3& u, double un, double 
     return false;
 }
 
-// Robust path: 64-sample search over the angle with bisection on every sign
-// change of the across-slip; among the solutions the most dissipative one
-// that does not add energy.
+// The angle in [a, b] where the across-slip changes sign (fa, fb: its values
+// there, of opposite signs or zero), to within 1e-15 rad. Regula falsi with
+// the Illinois modification: superlinear, about 8 evaluations where plain
+// bisection took 47 (this search was most of the time of a bed of
+// isolated blocks rocking on a floor, where 40 % of the sliding solves end
+// in the reduced-friction bisection of coulombImpulse, 30 searches each).
+// An invalid evaluation (a jam) ends the search at the bracket's midpoint,
+// as the bisection did.
+double acrossSlipRoot(const SlidingFamily& family, double a, double fa, double b, double fb) {
+    if (fa == 0.0) return a;
+    if (fb == 0.0) return b;
+    int retained = 0; // which end the last two steps kept: -1 a, +1 b
+    for (int k = 0; k < 100 && b - a > 1e-15; ++k) {
+        double x = b - fb * (b - a) / (fb - fa);
+        if (!(x > a && x < b)) x = 0.5 * (a + b); // round-off at the ends
+        const SlidingFamily::Eval e = family.evaluate(x);
+        if (!e.valid) break;
+        if (e.across == 0.0) return x;
+        if ((e.across < 0.0) == (fa < 0.0)) { // the root lies in [x, b]
+            a = x;
+            fa = e.across;
+            if (retained == 1) fb *= 0.5; // b kept twice: Illinois
+            retained = 1;
+        } else {
+            b = x;
+            fb = e.across;
+            if (retained == -1) fa *= 0.5;
+            retained = -1;
+        }
+    }
+    return 0.5 * (a + b);
+}
+
+// Robust path: 64-sample search over the angle with a bracketed root search
+// on every sign change of the across-slip; among the solutions the most
+// dissipative one that does not add energy.
 bool robustSlidingImpulse(const ContactFrame& f, const Vec3& u, double un, double mu,
                           Vec3& bestImpulse) {
     const SlidingFamily family(f, u, un, mu);
@@ -172,21 +205,7 @@ bool robustSlidingImpulse(const ContactFrame& f, const Vec3& u, double un, doubl
         const double b = 2.0 * pi * i / samples;
         const Eval eb = family.evaluate(b);
         if (ea.valid && eb.valid && ea.across * eb.across <= 0.0) {
-            // bisection on the angle: robust, 60 halvings reach round-off
-            double lo = a, hi = b;
-            Eval elo = ea;
-            for (int k = 0; k < 60 && hi - lo > 1e-15; ++k) {
-                const double mid = 0.5 * (lo + hi);
-                const Eval em = family.evaluate(mid);
-                if (!em.valid) break;
-                if (elo.across * em.across <= 0.0) {
-                    hi = mid;
-                } else {
-                    lo = mid;
-                    elo = em;
-                }
-            }
-            const Eval root = family.evaluate(0.5 * (lo + hi));
+            const Eval root = family.evaluate(acrossSlipRoot(family, a, ea.across, b, eb.across));
             if (root.valid && root.along > 0.0) {
                 const double dE = energyChange(f, u, root.J);
                 if (dE <= 0.0 && dE < bestEnergy) {

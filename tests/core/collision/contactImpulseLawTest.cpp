@@ -154,7 +154,9 @@ TEST(ContactImpulseLaw, SphereSlidingWithGeneralTarget) {
 
 // 10^4 random Coulomb contacts, half of them with long arms (strong normal-
 // tangential coupling) and random targets in [0, -u_n]: the impulse never
-// adds energy, J_n >= 0, |J_t| <= mu J_n and u'_n = target.
+// adds energy, J_n >= 0, |J_t| <= mu J_n and u'_n = target; a sliding
+// impulse's friction opposes the mean slip to 1e-9 rad (the root of the
+// sliding search: returning its first bracket's midpoint instead fails).
 // Energy: the law accepts only dE <= 0 (same expression), and the
 // frictionless fallback has dE = j (u_n + target)/2 <= 0 for target <= -u_n;
 // tolerance 1e-12 relative to the approach energy covers the
@@ -163,7 +165,7 @@ TEST(ContactImpulseLaw, SphereSlidingWithGeneralTarget) {
 TEST(ContactImpulseLaw, CoulombNeverAddsEnergyAndStaysInTheCone) {
     std::mt19937_64 rng(34);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
-    double worstEnergy = -1.0, worstCone = -1.0, worstNormalLaw = 0.0;
+    double worstEnergy = -1.0, worstCone = -1.0, worstNormalLaw = 0.0, worstSlipAngle = 0.0;
     int negativeNormal = 0, cases = 0;
     int regimes[7] = {0};
     for (double armScale : {1.0, 4.0}) {
@@ -184,6 +186,17 @@ TEST(ContactImpulseLaw, CoulombNeverAddsEnergyAndStaysInTheCone) {
             negativeNormal += Jn < 0.0;
             const double unAfter = c.normal.dot(c.u + K * J);
             worstNormalLaw = std::max(worstNormalLaw, std::abs(unAfter - target) / -un);
+            // sliding: the friction impulse opposes the mean slip (u + u')/2
+            // (the root the sliding search finds; its angle to round-off)
+            if (r.regime == CollisionRegime::Sliding &&
+                Jt > 1e-9 * Jn) {
+                const Vec3 slip = c.u + 0.5 * (K * J);
+                const Vec3 slipT = slip - c.normal.dot(slip) * c.normal;
+                const Vec3 frictionT = J - Jn * c.normal;
+                const double sine = frictionT.normalized().cross(slipT.normalized()).norm();
+                const bool opposed = frictionT.dot(slipT) < 0.0;
+                worstSlipAngle = std::max(worstSlipAngle, opposed ? sine : 1.0);
+            }
             ++cases;
         }
     }
@@ -201,6 +214,9 @@ TEST(ContactImpulseLaw, CoulombNeverAddsEnergyAndStaysInTheCone) {
     // u'_n = target holds for every regime (j is fixed by it); the solve with
     // K (cond. <~1e4) costs up to ~1e-12 relative
     EXPECT_LT(worstNormalLaw, 1e-10);
+    std::printf("[ measured ] largest angle between the sliding friction and minus the mean slip %.2e\n",
+                worstSlipAngle);
+    EXPECT_LT(worstSlipAngle, 1e-9);
     EXPECT_GT(regimes[static_cast<int>(CollisionRegime::Sticking)], 500); // all branches seen
     EXPECT_GT(regimes[static_cast<int>(CollisionRegime::Sliding)], 500);
     EXPECT_GT(regimes[static_cast<int>(CollisionRegime::ReducedSliding)], 10);
