@@ -221,6 +221,10 @@ def measure(shape):
             b["plateau"] = sum(r["dp"] for r in fluid) / len(fluid)
             b["plateauOverWeight"] = b["plateau"] / Wa
             b["plateauPoints"] = len(fluid)
+            # less the particles' momentum rate: a window of a slugging bed
+            # catches it rising or falling (dp = W/A + dP/dt/A - walls)
+            b["plateauLessMomentumRate"] = sum(r["dp"] - r["momentumRatePerArea"] for r in fluid) / len(fluid)
+            b["plateauLessMomentumRateOverWeight"] = b["plateauLessMomentumRate"] / Wa
             ca, cb = b["fit"]
             b["UmfCurveAtPlateau"] = (-ca + math.sqrt(ca * ca + 4 * cb * b["plateau"])) / (2 * cb) if cb > 0 else b["plateau"] / ca
         result[branch] = b
@@ -252,7 +256,8 @@ def report(results):
                              f"fixed-bed dp against Ergun: " + ", ".join(f"{x:+.1%}" for x in b["fixedVsErgun"]))
             if "plateau" in b:
                 lines.append(f"- {branch}: plateau dp {b['plateau']:.0f} Pa = {b['plateauOverWeight']:.3f} W/A "
-                             f"({b['plateauPoints']} steps); the fit reaches it at {b['UmfCurveAtPlateau']:.3f} m/s")
+                             f"({b['plateauPoints']} steps); the fit reaches it at {b['UmfCurveAtPlateau']:.3f} m/s; "
+                             f"less the particles' momentum rate dP/dt/A {b['plateauLessMomentumRateOverWeight']:.3f} W/A")
         lines.append("")
     open("results.md", "w").write("\n".join(lines))
     json.dump(results, open("results.json", "w"), indent=1)

@@ -36,11 +36,16 @@ def inletVelocity(case):
     return [(float(t), float(u)) for t, u in re.findall(r"\(\s*([-+0-9.eE]+)\s+\(\s*\S+\s+\S+\s+([-+0-9.eE]+)\s*\)\s*\)", text)]
 
 
+def piecewise(x, xs, ys):
+    """The piecewise-linear map through (xs, ys), at x (xs increasing)."""
+    for (x0, y0), (x1, y1) in zip(zip(xs, ys), zip(xs[1:], ys[1:])):
+        if x0 <= x <= x1:
+            return y0 + (y1 - y0) * (x - x0) / (x1 - x0) if x1 > x0 else y1
+    return ys[-1] if x > xs[-1] else ys[0]
+
+
 def velocityAt(table, t):
-    for (t0, u0), (t1, u1) in zip(table, table[1:]):
-        if t0 <= t <= t1:
-            return u0 + (u1 - u0) * (t - t0) / (t1 - t0) if t1 > t0 else u1
-    return table[-1][1]
+    return piecewise(t, [a for a, _ in table], [u for _, u in table])
 
 
 def vtkFiles(case, cloud="particleCloud"):
@@ -83,13 +88,16 @@ def main(shapes):
         case = f"runs/{shape}"
         e1, e2 = shapeOf(case)
         table = inletVelocity(case)
-        scale = table[-1][0] / 4.05       # Allrun's TIME_SCALE
+        # the picture times are on the tutorial's ramp (bed/system); a run's
+        # own ramp has the same rows at other times (Allrun's TIME_SCALE, HOLD)
+        ramp = [t for t, _ in inletVelocity("bed")]
+        onRun = lambda t: piecewise(t, ramp, [t for t, _ in table])
         files = vtkFiles(case)
         dry = vtkFiles(f"runs/dry-{shape}", "superellipsoidCloud")
         files[0.0] = (dry[max(dry)][0], None)
         # (a run stopped early by END_TIME: the pictures up to its end)
         last = max(files)
-        wanted = [0.0] + [t * scale for t in PICTURES if t * scale <= last + 1e-6]
+        wanted = [0.0] + [onRun(t) for t in PICTURES if onRun(t) <= last + 1e-6]
         if wanted[-1] < last - 1e-6:
             wanted.append(last)
         strips[shape] = []
