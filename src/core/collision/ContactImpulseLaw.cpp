@@ -158,12 +158,11 @@ bool fastSlidingImpulse(const ContactFrame& f, const Vec3& u, double un, double 
 
 // The angle in [a, b] where the across-slip changes sign (fa, fb: its values
 // there, of opposite signs or zero), to within 1e-15 rad. Regula falsi with
-// the Illinois modification: superlinear, about 8 evaluations where plain
-// bisection took 47 (this search was most of the time of a bed of
-// isolated blocks rocking on a floor, where 40 % of the sliding solves end
-// in the reduced-friction bisection of coulombImpulse, 30 searches each).
-// An invalid evaluation (a jam) ends the search at the bracket's midpoint,
-// as the bisection did.
+// the Illinois modification: superlinear, about 8 evaluations against 47 for
+// bisection. It matters: in a bed of isolated blocks rocking on a floor 40 %
+// of the sliding solves end in the reduced-friction bisection of
+// coulombImpulse, 30 of these searches each. An invalid evaluation (a jam)
+// ends the search at the bracket's midpoint.
 double acrossSlipRoot(const SlidingFamily& family, double a, double fa, double b, double fb) {
     if (fa == 0.0) return a;
     if (fb == 0.0) return b;
