@@ -30,6 +30,10 @@ Description
 #include "clockTime.H"
 #include "basicSuperellipsoidCloud.H"
 #include "timeWriteGuard.H"
+#include "volumeFractionFilter.H"
+#include "fixedFluxPressureFvPatchScalarField.H"
+#include "wallFvPatch.H"
+#include "superficialVelocityFvPatchVectorField.H"
 
 int main(int argc, char *argv[])
 {
@@ -93,9 +97,12 @@ int main(int argc, char *argv[])
 
         // The cloud's momentum source: implicit part kept in cloudSU, the
         // explicit part as a force density through the pressure equation.
-        // Zero on the boundary: a body force must not add a flux through a
-        // wall or an inlet (with zeroGradient there, its flux moved the
-        // inflow of a distributor off the velocity set on it)
+        // On the boundary: zero, as a body force must not add a flux through
+        // a wall or an inlet (with zeroGradient p there, its flux moved the
+        // inflow of a distributor off the velocity set on it); but the
+        // adjacent cell's where p is fixedFluxPressure, whose gradient then
+        // takes up that force on the face, so that the fluid receives the
+        // whole force of a bed resting on a distributor (UEqn.H)
         fvVectorMatrix cloudSU(parcels.SU(U));
         volVectorField cloudVolSUSu
         (
@@ -106,6 +113,14 @@ int main(int argc, char *argv[])
         );
         cloudVolSUSu.primitiveFieldRef() = -cloudSU.source()/mesh.V();
         cloudVolSUSu.correctBoundaryConditions();
+        forAll(p.boundaryField(), patchi)
+        {
+            if (isA<fixedFluxPressureFvPatchScalarField>(p.boundaryField()[patchi]))
+            {
+                cloudVolSUSu.boundaryFieldRef()[patchi] ==
+                    cloudVolSUSu.boundaryField()[patchi].patchInternalField();
+            }
+        }
         cloudSU.source() = Zero;
 
         while (pimple.loop())

@@ -20,6 +20,8 @@ Description
 #include "restartedState.H"
 #include "timeWriteGuard.H"
 #include "stepReports.H"
+#include "volumeFractionFilter.H"
+#include "surfaceInterpolationScheme.H"
 
 #include <algorithm>
 #include <cmath>
@@ -160,17 +162,13 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             DUDt = tmp<volVectorField>::New("DUDt", fvc::ddt(U) + (U & gradU()));
             DUDtInterp = interpolation<vector>::New(scheme, DUDt());
         }
-        // the pressure-gradient force from the solver's (kinematic) p
+        // the pressure-gradient force from the solver's (kinematic) p: the
+        // particles' share of the fluid's face pressure force, averaged over
+        // the cells each particle's volume is in (particlePressureGradient)
         tmp<volVectorField> gradp;
-        autoPtr<interpolation<vector>> gradpInterp;
         if (model.pressureGradient && model.pressureFromField)
         {
-            gradp = tmp<volVectorField>::New
-            (
-                "gradp", fvc::grad(this->mesh().template lookupObject<volScalarField>("p"))
-            );
-            addDrivingPressureGradient(gradp.ref());
-            gradpInterp = interpolation<vector>::New(scheme, gradp());
+            gradp = particlePressureGradient();
         }
         // hindered drag: the solver's fluid fraction (of the previous step's
         // particle positions, as the fluid equations used it)
@@ -205,9 +203,14 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
                 fluid.acceleration = toEigen(DUDtInterp->interpolate(coords, tet));
             }
             fluid.density = td.rhoInterp().interpolate(coords, tet);
-            if (gradpInterp.valid())
+            if (gradp.valid())
             {
-                fluid.pressureGradient = fluid.density*toEigen(gradpInterp->interpolate(coords, tet));
+                vector average = Zero;
+                visitVolumeShares(p, [&](const label cell, const scalar w)
+                {
+                    average += w*gradp()[cell];
+                });
+                fluid.pressureGradient = fluid.density*toEigen(average);
             }
             if (alphacInterp.valid())
             {
@@ -315,6 +318,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
     // Scatter: new state, the displacement to track, coupling sources
     const bool coupled = this->solution().coupled();
     lastStep_.fluidForce = Zero;
+    lastStep_.pressureForce = Zero;
     for (label k = 0; k < n; ++k)
     {
         parcelType& p = *parcels[k];
@@ -341,6 +345,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
         // the fluid's whole force: what it exchanges, and -V grad p (whose
         // reaction is in the fluid equations' -alphac grad p)
         lastStep_.fluidForce += toFoam(fluidForces[k].pressureForce) - toFluid/dt;
+        lastStep_.pressureForce += toFoam(fluidForces[k].pressureForce);
         if (coupled)
         {
             // Implicit part: how the exchanged impulse changes with the
@@ -371,6 +376,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
 
     reduce(maxRe, maxOp<scalar>());
     reduce(lastStep_.fluidForce, sumOp<vector>());
+    reduce(lastStep_.pressureForce, sumOp<vector>());
     writeFluidForce();
     lastStep_.parcels = returnReduce(n, sumOp<label>());
     lastStep_.subCycles = subCycles;

@@ -36,17 +36,17 @@ void Foam::SuperellipsoidCloud<CloudType>::addDrivingPressureGradient
 
 
 template<class CloudType>
-void Foam::SuperellipsoidCloud<CloudType>::depositSource
+template<class Visit>
+void Foam::SuperellipsoidCloud<CloudType>::visitVolumeShares
 (
     const parcelType& p,
-    const vector& toFluid,
-    const scalar coeff
-)
+    Visit&& visit
+) const
 {
-    // with the volume fraction: over the cells by the particle's volume in
-    // each, as alphac has it (a bed's sources then vary from cell to cell
-    // as its solids do, not with where the centres fall); a part on another
-    // processor (or beyond a periodic boundary) to the centre's cell
+    // with the volume fraction: the cells by the particle's volume in each,
+    // as alphac has it (a bed's sources then vary from cell to cell as its
+    // solids do, not with where the centres fall); a part on another
+    // processor (or beyond a periodic boundary) at the centre's cell
     const auto shares =
         volumeFraction() ? volumeShares_.find(p.particleId()) : volumeShares_.end();
     scalar rest = 1;
@@ -58,16 +58,151 @@ void Foam::SuperellipsoidCloud<CloudType>::depositSource
         for (const cellShare& c : shares->second)
         {
             const scalar w = c.volume/V;
-            this->UTrans()[c.cell] += w*toFluid;
-            this->UCoeff()[c.cell] += w*coeff;
+            visit(c.cell, w);
             rest -= w;
         }
     }
     if (rest > 0)
     {
-        this->UTrans()[p.cell()] += rest*toFluid;
-        this->UCoeff()[p.cell()] += rest*coeff;
+        visit(p.cell(), rest);
     }
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::depositSource
+(
+    const parcelType& p,
+    const vector& toFluid,
+    const scalar coeff
+)
+{
+    visitVolumeShares(p, [&](const label cell, const scalar w)
+    {
+        this->UTrans()[cell] += w*toFluid;
+        this->UCoeff()[cell] += w*coeff;
+    });
+}
+
+
+template<class CloudType>
+Foam::tmp<Foam::volVectorField>
+Foam::SuperellipsoidCloud<CloudType>::particlePressureGradient() const
+{
+    // The fluid equations push the fluid by the pressure on faces,
+    // reconstruct(alphac_f snGrad(p) |S|) (UEqn.H, pEqn.H), with alphac_f
+    // interpolated from the cells. The particles must take the rest,
+    // reconstruct((1 - alphac_f) snGrad(p) |S|), for fluid and particles
+    // together to feel just the pressure on the domain's boundary (a bed's
+    // pressure drop is then the fluid force on it). That rest is linear in
+    // the cells' solids fractions theta = 1 - alphac:
+    //     sum_c V_c reconstruct(theta_f snGrad(p) |S|)_c = sum_c theta_c g_c,
+    // a face adding (B_O + B_N).S s theta_f, theta_f = w theta_O +
+    // (1 - w) theta_N, with B = V inv(sum_faces S S/|S|), reconstruct's own
+    // tensor. The particle volume in cell c then carries the gradient
+    // g_c/V_c, and a particle the average over the cells its volume is in
+    // (visitVolumeShares): in a uniform gradient, that gradient.
+    // Exact where theta -> alphac is linear: not where alphac is clipped at
+    // 1 - alphaMax, nor for the part of a particle on another processor.
+    const fvMesh& mesh = this->mesh();
+    const volScalarField& p = mesh.template lookupObject<volScalarField>("p");
+    const volScalarField& alphac = mesh.template lookupObject<volScalarField>("alphac");
+
+    volTensorField B
+    (
+        IOobject("reconstructionTensor", mesh.time().timeName(), mesh),
+        mesh,
+        dimensionedTensor(dimLength, Zero),
+        calculatedFvPatchTensorField::typeName
+    );
+    {
+        const surfaceVectorField SfHat(mesh.Sf()/mesh.magSf());
+        B.primitiveFieldRef() =
+            mesh.V().field()*inv(fvc::surfaceSum(SfHat*mesh.Sf()))().primitiveField();
+    }
+    B.correctBoundaryConditions();   // (the neighbours' across coupled patches)
+
+    const tmp<surfaceScalarField> tw =
+        surfaceInterpolationScheme<scalar>::New
+        (
+            mesh, mesh.interpolationScheme("interpolate(" + alphac.name() + ')')
+        )().weights(alphac);
+    const surfaceScalarField& w = tw();
+    const tmp<surfaceScalarField> ts = fvc::snGrad(p);
+    const surfaceScalarField& s = ts();
+    const surfaceVectorField& Sf = mesh.Sf();
+
+    vectorField g(mesh.nCells(), Zero);
+    const labelUList& owner = mesh.owner();
+    const labelUList& neighbour = mesh.neighbour();
+    forAll(neighbour, facei)
+    {
+        const label o = owner[facei], n = neighbour[facei];
+        const vector push = ((B[o] + B[n]) & Sf[facei])*s[facei];
+        g[o] += w[facei]*push;
+        g[n] += (1 - w[facei])*push;
+    }
+    forAll(mesh.boundary(), patchi)
+    {
+        const fvPatch& patch = mesh.boundary()[patchi];
+        const labelUList& cells = patch.faceCells();
+        const vectorField& pSf = Sf.boundaryField()[patchi];
+        const scalarField& ps = s.boundaryField()[patchi];
+        const scalarField& pw = w.boundaryField()[patchi];
+        if (patch.coupled())
+        {
+            // the neighbour's reconstruction holds the face too, and this
+            // cell's theta in its theta_f with the same weight w
+            const tensorField Bn(B.boundaryField()[patchi].patchNeighbourField());
+            forAll(cells, i)
+            {
+                g[cells[i]] += pw[i]*((B[cells[i]] + Bn[i]) & pSf[i])*ps[i];
+            }
+            continue;
+        }
+        // theta_b = 1 - alphac_b: the part of it that follows the cell's
+        // (zeroGradient all, a fixed value none)
+        const fvPatchScalarField& pAlphac = alphac.boundaryField()[patchi];
+        if (pAlphac.fixesValue() || isA<calculatedFvPatchScalarField>(pAlphac)) continue;
+        const scalarField follows(pAlphac.valueInternalCoeffs(pw));
+        forAll(cells, i)
+        {
+            g[cells[i]] += follows[i]*(B[cells[i]] & pSf[i])*ps[i];
+        }
+    }
+
+    tmp<volVectorField> tgradp
+    (
+        tmp<volVectorField>::New
+        (
+            IOobject("particlePressureGradient", mesh.time().timeName(), mesh),
+            mesh,
+            dimensionedVector(p.dimensions()/dimLength, Zero),
+            calculatedFvPatchVectorField::typeName
+        )
+    );
+    volVectorField& gradp = tgradp.ref();
+    gradp.primitiveFieldRef() = g/mesh.V().field();
+    // the fluid's alphac came through the filter (self-adjoint,
+    // volumeFractionFilter.H): sum_c V_c filter(theta)_c G_c = sum_c V_c
+    // theta_c filter(G)_c, so the particles sample the filtered gradient
+    if (settings_.volumeFractionSmoothing > 0)
+    {
+        for (direction d = 0; d < vector::nComponents; ++d)
+        {
+            gradp.primitiveFieldRef().replace
+            (
+                d,
+                volumeFractionFilter
+                (
+                    mesh, gradp.primitiveField().component(d), settings_.volumeFractionSmoothing
+                )
+            );
+        }
+    }
+    gradp.correctBoundaryConditions();
+    addDrivingPressureGradient(gradp);
+    return tgradp;
 }
 
 
@@ -86,12 +221,16 @@ void Foam::SuperellipsoidCloud<CloudType>::writeFluidForce()
         fluidForceFile_()
             << "# Total fluid force on the particles of cloud " << this->name()
             << " [N]: drag, pressure gradient and added mass (buoyancy excluded)"
-            << nl << "# time Fx Fy Fz" << nl;
+            << nl << "# P: its pressure-gradient part, -V grad p (of the pressure at the"
+            << " step's start; F - P went to the fluid in the step)"
+            << nl << "# time Fx Fy Fz Px Py Pz" << nl;
         fluidForceFile_().precision(12);
     }
     const vector& F = lastStep_.fluidForce;
+    const vector& P = lastStep_.pressureForce;
     fluidForceFile_()
-        << this->db().time().value() << ' ' << F.x() << ' ' << F.y() << ' ' << F.z() << nl;
+        << this->db().time().value() << ' ' << F.x() << ' ' << F.y() << ' ' << F.z()
+        << ' ' << P.x() << ' ' << P.y() << ' ' << P.z() << nl;
 }
 
 

@@ -126,7 +126,8 @@ sef::FluidForceModel readForces(const dictionary& dict)
 }
 
 
-// solution { volumeFraction, volumeFractionModel, volumeFractionPointsPerDiameter }
+// solution { volumeFraction, volumeFractionModel, volumeFractionPointsPerDiameter,
+//            volumeFractionSmoothing }
 void readVolumeFraction(const dictionary& solution, superellipsoidCloudSettings& s)
 {
     s.volumeFraction = readSwitch(solution, "volumeFraction", false);
@@ -150,6 +151,11 @@ void readVolumeFraction(const dictionary& solution, superellipsoidCloudSettings&
     if (s.volumeFractionPoints < 1 || s.volumeFractionPoints > 100)
     {
         badEntry(solution, "volumeFractionPointsPerDiameter", "must lie in [1, 100]");
+    }
+    s.volumeFractionSmoothing = solution.lookupOrDefault<scalar>("volumeFractionSmoothing", 0);
+    if (!(s.volumeFractionSmoothing >= 0))
+    {
+        badEntry(solution, "volumeFractionSmoothing", "must be >= 0 [m]");
     }
     // the voidage laws need the local fluid fraction, which the fluid
     // equations then must see too (the drag's reaction acts on that fluid)
