@@ -108,19 +108,25 @@ Foam::SuperellipsoidCloud<CloudType>::particlePressureGradient() const
     const volScalarField& p = mesh.template lookupObject<volScalarField>("p");
     const volScalarField& alphac = mesh.template lookupObject<volScalarField>("alphac");
 
-    volTensorField B
-    (
-        IOobject("reconstructionTensor", mesh.time().timeName(), mesh),
-        mesh,
-        dimensionedTensor(dimLength, Zero),
-        calculatedFvPatchTensorField::typeName
-    );
+    if (!reconstructionTensor_.valid())
     {
+        reconstructionTensor_.reset
+        (
+            new volTensorField
+            (
+                IOobject("reconstructionTensor", mesh.time().timeName(), mesh),
+                mesh,
+                dimensionedTensor(dimLength, Zero),
+                calculatedFvPatchTensorField::typeName
+            )
+        );
         const surfaceVectorField SfHat(mesh.Sf()/mesh.magSf());
-        B.primitiveFieldRef() =
+        reconstructionTensor_->primitiveFieldRef() =
             mesh.V().field()*inv(fvc::surfaceSum(SfHat*mesh.Sf()))().primitiveField();
+        // (the neighbours' across coupled patches)
+        reconstructionTensor_->correctBoundaryConditions();
     }
-    B.correctBoundaryConditions();   // (the neighbours' across coupled patches)
+    const volTensorField& B = reconstructionTensor_();
 
     const tmp<surfaceScalarField> tw =
         surfaceInterpolationScheme<scalar>::New
