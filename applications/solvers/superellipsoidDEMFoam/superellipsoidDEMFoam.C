@@ -52,6 +52,7 @@ Description
 #include "stepReports.H"
 #include "wallSchedule.H"
 #include "particleOutlets.H"
+#include "wallLoads.H"
 #include "particleFeeder.H"
 
 #include "dem/DemEngine.hpp"
@@ -285,10 +286,11 @@ int main(int argc, char *argv[])
 
     const std::vector<sef::dem::WallFace> walls = meshWallFaces(mesh);
     Info<< "Walls: " << label(walls.size()) << " faces on wall patches" << nl;
-    // Walls that move along their surface or open (doc/walls.md), and the
+    // Walls that move along their surface or open (doc/granular.md), and the
     // patches particles leave through
     const wallSchedule schedule(mesh, cloudDict);
     particleOutlets outlets(mesh);
+    wallLoads loads(mesh, "wallLoads");
     particleFeeder feeder(mesh, cloudDict, props.types, props.typeFractions);
     // Cyclic patch pairs: periodic directions (doc/periodic.md)
     const sef::dem::PeriodicLattice periodic = meshPeriodicity(mesh);
@@ -665,6 +667,7 @@ int main(int argc, char *argv[])
             {
                 outlets.endStep(runTime);
             }
+            loads.write(stats, dt);
             if (feeder.owed(runTime.value()) > 0)
             {
                 const double before = potentialEnergy(particles, props.engine.gravity);

@@ -107,6 +107,13 @@ struct EngineSettings {
     std::vector<Vec3> periodicShifts;
 };
 
+// The momentum the particles gave one wall patch in a step.
+struct WallLoad {
+    int patch = -1;               // WallFace::patch
+    Vec3 impulse = Vec3::Zero();  // on the wall [N s]: the mean force is impulse / dt
+    Vec3 moment = Vec3::Zero();   // its moment about the origin [N m s] (rolling resistance included)
+};
+
 struct StepStatistics {
     long contacts = 0;            // contacts (pair + wall) detected
     long pairContacts = 0;
@@ -130,6 +137,22 @@ struct StepStatistics {
     // Energy bookkeeping of the collision stage (summed over substeps) [J]:
     double impulseEnergyChange = 0;     // kinetic energy change by the impulses (<= 0 if dissipative)
     double projectionPotentialChange = 0; // gravity potential change by overlap removal and push-back
+    // Per wall patch that took any (in order of first contact): the contact
+    // impulses on its faces (rim points included) and the momentum push-back
+    // removed from particles crossing them, summed over the substeps. With
+    // gravity, external forces and fluid drag they close the particles'
+    // momentum balance exactly (pair impulses cancel). Periodic images
+    // contribute at their image positions (moments). Not held particles'.
+    std::vector<WallLoad> wallLoads;
+    void addWallLoad(int patch, const Vec3& impulse, const Vec3& moment) {
+        for (WallLoad& w : wallLoads)
+            if (w.patch == patch) {
+                w.impulse += impulse;
+                w.moment += moment;
+                return;
+            }
+        wallLoads.push_back(WallLoad{patch, impulse, moment});
+    }
 };
 
 class DemEngine {

@@ -197,6 +197,7 @@ struct DemEngine::Impl {
     double resolveImpulses(double h, StepStatistics& stats);
     void setUpKeepingCompliance(SolverContact& c, const DemContact& d, int slot);
     void setWallMotion(SolverContact& c, const DemContact& d) const;
+    void addWallLoads(StepStatistics& stats) const; // the wall contacts' impulses, per patch
     // DemIntegration.cpp
     double removeOverlaps(double h);
     double finishSubstep(double h, StepStatistics& stats);

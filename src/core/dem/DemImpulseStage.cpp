@@ -132,6 +132,7 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
             b.angularVelocity = sb.angularVelocity;
             kinetic += b.kineticEnergy();
         }
+        addWallLoads(stats);
         for (std::size_t k = 0; k < active.size(); ++k) {
             const DemContact& d = active[k];
             Vec3 J = solverContacts[k].impulse;
@@ -141,6 +142,21 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
     }
     warm.commit();
     return kinetic;
+}
+
+// The impulses of the substep's wall contacts, on their patches (the
+// solver's impulse is on body 2, the wall; a rolling row's angular impulse
+// likewise, in its tangent basis).
+void DemEngine::Impl::addWallLoads(StepStatistics& stats) const {
+    for (std::size_t k = 0; k < active.size(); ++k) {
+        const DemContact& d = active[k];
+        if (!d.isWall()) continue;
+        const SolverContact& c = solverContacts[k];
+        Vec3 moment = d.point.cross(c.impulse);
+        if (c.rollingLimit > 0.0 && c.rollingGroup >= 0)
+            moment += c.rollingImpulse.x() * c.rollingTangent1 + c.rollingImpulse.y() * c.rollingTangent2;
+        stats.addWallLoad(walls.face(static_cast<std::size_t>(d.face)).patch, c.impulse, moment);
+    }
 }
 
 // The velocity of a moving wall at contact d's point, across its normal

@@ -237,7 +237,13 @@ double DemEngine::Impl::pushBack(std::size_t i, StepStatistics& stats) {
     const double potential = potentialChange(i, back - b.position);
     b.position = back;
     const double outward = b.velocity.dot(n);
-    if (outward > 0.0) b.velocity -= outward * n;
+    if (outward > 0.0) {
+        b.velocity -= outward * n;
+        // the wall took that momentum (at the crossing point)
+        const Vec3 J = (b.mass * outward) * n;
+        stats.addWallLoad(walls.face(static_cast<std::size_t>(crossing.face)).patch, J,
+                          crossing.point.cross(J));
+    }
     return potential;
 }
 

@@ -303,6 +303,11 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
         {
             halo_->remove(system_);
         }
+        if (!wallLoads_.valid())
+        {
+            wallLoads_.reset(new wallLoads(this->mesh(), this->name()));
+        }
+        wallLoads_->write(lastStep_.stats, dt);
         reduceStatistics(lastStep_.stats);
         reportPushBacks(lastStep_.stats, this->db().time().timeName(), totals_.pushBackSteps);
     }
