@@ -15,8 +15,11 @@ branch (rising up to the largest velocity, then falling):
     and the voidage eps = 1 - N V / (A H);
   - the share of the particles whose centres lie in the lowest cell row (on
     the distributor), and the rate of change of the particles' vertical
-    momentum over the window (written times), per section: the balance
-    dp = W/A + dP/dt / A - (what the walls carry).
+    momentum over the window (written times), per section, and what each
+    wall patch holds up (wallLoads.dat, same average): the particles' balance
+    is fluid force = W + dP/dt + (what the walls hold up), and
+    dp = W/A + dP/dt / A - (what the walls hold up) / A + the fluid's own
+    momentum terms.
 Then per branch: the fixed-bed branch (dp < 0.8 W/A, W the bed's buoyant
 weight, and the bed not expanded: H within 1 % of the first step's) fitted by Ergun's form dp = a U + b U^2, U_mf where the fit reaches
 W/A (the plateau: the mean of the steps 10 % or more above it), and Ergun's U_mf at the voidage of the fixed bed of that branch with the
@@ -164,6 +167,10 @@ def measure(shape):
     # every start time's file (a restarted run writes its own)
     p = sorted(sum((series(f) for f in glob.glob(f"{case}/postProcessing/inletPressure/*/surfaceFieldValue.dat")), []))
     F = sorted(sum((series(f, 3) for f in glob.glob(f"{case}/postProcessing/particleCloud/*/fluidForce.dat")), []))
+    # the particles' loads on each wall patch (Fz column of each group)
+    loadFiles = glob.glob(f"{case}/postProcessing/particleCloud/*/wallLoads.dat")
+    patches = re.findall(r"(\w+):Fx", next((l for l in open(loadFiles[0]) if l.startswith("# time")), "")) if loadFiles else []
+    loads = {n: sorted(sum((series(f, 3 + 6 * k) for f in loadFiles), [])) for k, n in enumerate(patches)}
     times = writtenTimes(case)
     N = len(sefCloudField.read(case, times[0][1], "restartCentre"))
     Wa = N * V * (rhoP - rhoF) * G / A
@@ -190,8 +197,11 @@ def measure(shape):
         low = sum(lowest[t] for t in inside) / len(inside) if inside else float("nan")
         # the particles' vertical momentum change over the window, per section
         dPdt = (momentum[inside[-1]] - momentum[inside[0]]) / (inside[-1] - inside[0]) / A if len(inside) > 1 else float("nan")
+        # what the walls hold up (a downward load on a patch holds the bed up)
+        support = {n: -timeAverage(L, a0, t1) / A for n, L in loads.items()}
         rows.append(dict(branch=branch, U=U, dp=dp, dpOverWeight=dp / Wa, fluidForcePerArea=Fz, H=H,
-                         eps=1 - N * V / (A * H), lowestCellShare=low, momentumRatePerArea=dPdt, t0=a0, t1=t1))
+                         eps=1 - N * V / (A * H), lowestCellShare=low, momentumRatePerArea=dPdt,
+                         wallSupportPerArea=support, t0=a0, t1=t1))
     result = dict(shape=shape, particles=N, dEq=d, rhoP=rhoP, rhoF=rhoF, mu=mu, sphericity=psi, section=A,
                   buoyantWeightPerArea=Wa, steps=rows, heights=sorted(heights.items()))
     for branch in ("rising", "falling"):
@@ -242,11 +252,12 @@ def report(results):
         lines += [f"## {r['shape']}", "",
                   f"{r['particles']} particles, d_eq {r['dEq'] * 1e3:g} mm, sphericity {r['sphericity']:.3f}; "
                   f"buoyant weight per section W/A = {r['buoyantWeightPerArea']:.1f} Pa", "",
-                  "| branch | U [m/s] | dp [Pa] | dp / (W/A) | fluid force / A [Pa] | H [mm] | eps | in the lowest cell row | dP/dt / A [Pa] |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+                  "| branch | U [m/s] | dp [Pa] | dp / (W/A) | fluid force / A [Pa] | H [mm] | eps | in the lowest cell row | dP/dt / A [Pa] | held by the walls / A [Pa] |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for s in r["steps"]:
+            held = ", ".join(f"{n} {v:.0f}" for n, v in s.get("wallSupportPerArea", {}).items())
             lines.append(f"| {s['branch']} | {s['U']:g} | {s['dp']:.0f} | {s['dpOverWeight']:.3f} | {s['fluidForcePerArea']:.0f} | "
-                         f"{s['H'] * 1e3:.1f} | {s['eps']:.3f} | {s['lowestCellShare']:.1%} | {s['momentumRatePerArea']:.0f} |")
+                         f"{s['H'] * 1e3:.1f} | {s['eps']:.3f} | {s['lowestCellShare']:.1%} | {s['momentumRatePerArea']:.0f} | {held} |")
         lines.append("")
         for branch in ("rising", "falling"):
             b = r.get(branch, {})
