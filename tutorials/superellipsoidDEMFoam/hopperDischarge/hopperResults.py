@@ -25,6 +25,13 @@ layer along the wall included) is reported as well. The steady part runs
 from 0.1 s after the opening until the bed top falls to the silo diameter
 (interpolated linearly between the written times) or the run ends.
 
+Every run: what each wall patch holds up over the last 0.05 s before the
+opening, as a share of the bed's weight (postProcessing/wallLoads). The
+silo (patches gate, floor, walls = its side, lid): the base's share against
+Janssen's (1 - exp(-x)) / x, x = 4 mu_w K H / Ds, at K = 0.5 and the K that
+gives the measured share (H = 2 <z>, the fill height of a uniformly filled
+bed; mu_w the wall friction of the collision dictionary).
+
 Writes results.json, remaining.dat and images/remaining.png.
 """
 import glob
@@ -108,6 +115,43 @@ def kineticEnergyAt(run, time):
     return None
 
 
+def wallLoadsBeforeOpening(run, tOpen, window=0.05):
+    """Mean vertical load of each wall patch over the last `window` s before
+    the opening (postProcessing/wallLoads/*/wallLoads.dat), downward
+    positive [N]; {} without the file."""
+    files = glob.glob(f"{run}/postProcessing/wallLoads/*/wallLoads.dat")
+    if not files:
+        return {}
+    header = next(l for l in open(files[0]) if l.startswith("# time"))
+    names = re.findall(r"(\w+):Fx", header)
+    d = np.vstack([np.loadtxt(f, ndmin=2) for f in files])
+    d = d[np.argsort(d[:, 0], kind="stable")]
+    t = d[:, 0]
+    dt = np.diff(np.concatenate([[t[0] - (t[1] - t[0]) if len(t) > 1 else 0.0], t]))
+    sel = (t > tOpen - window + 1e-9) & (t <= tOpen + 1e-9)
+    return {n: float(-(d[sel, 3 + 6 * k] * dt[sel]).sum() / dt[sel].sum()) for k, n in enumerate(names)}
+
+
+def janssenBaseShare(D, H, muW, K):
+    """Janssen: the share of a cylinder's bed weight on its base (diameter D,
+    fill height H, wall friction muW fully mobilised, lateral stress ratio
+    K), (1 - exp(-x)) / x with x = 4 muW K H / D."""
+    x = 4 * muW * K * H / D
+    return (1 - math.exp(-x)) / x
+
+
+def janssenRatio(share, D, H, muW):
+    """The K for which Janssen's base share is `share` (bisection: the share
+    falls with K), or None outside 1e-3-10."""
+    lo, hi = 1e-3, 10.0
+    if not janssenBaseShare(D, H, muW, hi) <= share <= janssenBaseShare(D, H, muW, lo):
+        return None
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if janssenBaseShare(D, H, muW, mid) > share else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
 def analyse(run):
     props = f"{run}/constant/superellipsoidCloudProperties"
     a, b, c, n0 = (macro(props, k) for k in "ABCN")
@@ -169,6 +213,22 @@ def analyse(run):
             "rateOverBeverlooWholeSectionDensity": rate / (beverloo * phiAll / phi),
             "bedTop": [[x, h] for x, h in heights],
         }
+        # Janssen: what the side holds up (the patches of blockMeshDict.silo:
+        # gate, floor, walls = the side, lid)
+        loads = wallLoadsBeforeOpening(run, tOpen)
+        if {"gate", "floor", "walls"} <= set(loads):
+            muW = float(re.search(r"wall\s*\{[^}]*friction\s+([0-9.eE+-]+)", open(props).read()).group(1))
+            H = 2 * float(np.mean(z))               # fill height of a uniformly filled bed
+            base = (loads["gate"] + loads["floor"]) / sum(loads.values())
+            extra.update({
+                "fillHeight": H,
+                "wallFriction": muW,
+                "baseShare": base,
+                "janssenBaseShareK05": janssenBaseShare(Ds, H, muW, 0.5),
+                "janssenK": janssenRatio(base, Ds, H, muW),
+                # the orifice's stress against the base's mean
+                "gateOverMeanBaseStress": loads["gate"] / (loads["gate"] + loads["floor"]) * (Ds / D0) ** 2,
+            })
     else:
         # slot hopper: the particles' volume between one d_eq above the floor
         # and one d_eq below the top, over the hopper's cross-section
@@ -197,7 +257,11 @@ def analyse(run):
     grid = [0.25 * k for k in range(int((s["endTime"] - tOpen) / 0.25 + 1e-9) + 1)]
     picture = min((x for x in times if float(x) > tOpen),
                   key=lambda x: abs(remaining(float(x) - tOpen) - 0.6), default=times[-1])
+    # what each wall patch holds up at rest before the opening, of the weight
+    weight = n0 * rho * vol * G
+    shares = {n: v / weight for n, v in wallLoadsBeforeOpening(run, tOpen).items()}
     return {
+        "wallLoadSharesBeforeOpening": shares,
         "particlesInjected": n0,
         "dEq": dEq,
         "openAt": tOpen,
@@ -271,6 +335,12 @@ for n, r in results.items():
         extra = (f"; bed top at the window's end {r['bedTopAtWindowEnd']:.3f} m; "
                  f"whole-section rho_b {r['bulkDensityWholeSection']:.0f} kg/m3: ratio "
                  f"{r['rateOverBeverlooWholeSectionDensity']:.3f}")
+        if "baseShare" in r:
+            K = r["janssenK"]
+            extra += (f"; before the opening the base holds {r['baseShare']:.3f} of the weight (Janssen at fill height"
+                      f" {r['fillHeight']:.3f} m, mu_w {r['wallFriction']:g}, K = 0.5: {r['janssenBaseShareK05']:.3f};"
+                      f" Janssen's K for it " + (f"{K:.3f}" if K else "out of range") +
+                      f"), the orifice {r['gateOverMeanBaseStress']:.2f} times the base's mean stress")
     else:
         extra = (f"; with the slot constant 1.03: {r['beverlooSlotConstant']:.3f} kg/s, "
                  f"ratio {r['rateOverBeverlooSlotConstant']:.3f}")
@@ -278,7 +348,9 @@ for n, r in results.items():
           f"(thirds {', '.join(f'{x:.3f}' for x in r['rateThirds'])}), Beverloo {r['beverloo']:.3f} kg/s "
           f"(rho_b {r['bulkDensity']:.0f} kg/m3, solids {r['solidFraction']:.3f}), ratio {r['rateOverBeverloo']:.3f}"
           f"{extra}; remaining at the end {r['finalRemainingFraction']:.3f}, 99 % of the outflow by "
-          f"{r['timeTo99PercentOfOutflow']} s; max overlap {r['maxOverlapOverDeq']:.2e} d_eq")
+          f"{r['timeTo99PercentOfOutflow']} s; max overlap {r['maxOverlapOverDeq']:.2e} d_eq"
+          + ("; at rest before the opening the walls hold " + ", ".join(f"{k} {v:.3f}" for k, v in r["wallLoadSharesBeforeOpening"].items())
+             + " of the weight" if r["wallLoadSharesBeforeOpening"] else ""))
 if "parallelVsSerial" in report:
     p = report["parallelVsSerial"]
     print(f"    parallel vs serial: max difference of the remaining fraction {p['maxRemainingFractionDifference']:.3f}, "
