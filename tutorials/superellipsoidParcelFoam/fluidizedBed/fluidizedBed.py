@@ -21,7 +21,7 @@ branch (rising up to the largest velocity, then falling):
     dp = W/A + dP/dt / A - (what the walls hold up) / A + the fluid's own
     momentum terms.
 Then per branch: the fixed-bed branch (dp < 0.8 W/A, W the bed's buoyant
-weight, and the bed not expanded: H within 1 % of the first step's) fitted by Ergun's form dp = a U + b U^2, U_mf where the fit reaches
+weight, and the bed not expanded: H within 1 % of the branch's lowest-velocity step's) fitted by Ergun's form dp = a U + b U^2, U_mf where the fit reaches
 W/A (the plateau: the mean of the steps 10 % or more above it), and Ergun's U_mf at the voidage of the fixed bed of that branch with the
 shape's sphericity psi:
     Ar = 150 (1 - eps) / (psi^2 eps^3) Re + 1.75 / (psi eps^3) Re^2,
@@ -206,9 +206,12 @@ def measure(shape):
                   buoyantWeightPerArea=Wa, steps=rows, heights=sorted(heights.items()))
     for branch in ("rising", "falling"):
         pts = [r for r in rows if r["branch"] == branch]
-        # the fixed bed: not expanded (H within 1 % of the first step's) and
+        # the fixed bed: not expanded (H within 1 % of the branch's
+        # lowest-velocity step's: after fluidization the bed settles to
+        # another packing) and
         # well below the weight (dp < 0.8 W/A)
-        fixed = [r for r in pts if r["dp"] < 0.8 * Wa and r["H"] < 1.01 * rows[0]["H"]]
+        settled = min(pts, key=lambda r: r["U"])["H"] if pts else float("nan")
+        fixed = [r for r in pts if r["dp"] < 0.8 * Wa and r["H"] < 1.01 * settled]
         b = dict(points=len(pts))
         if len(fixed) >= 2:
             # least squares dp = a U + b U^2 (through the origin)

@@ -23,6 +23,10 @@ SIZE = [300, 480]
 # (rising); the end of the falling 2 m/s step and of the ramp
 PICTURES = [0.75, 1.3, 1.55, 2.0, 2.35, 3.15, 4.05]
 ANIMATED = "sphere"
+# at most this many animation frames (the default ramp's written times):
+# a run with longer holds (Allrun's HOLD) is animated at every k-th written
+# time, so that the pictures cost the same
+MAX_FRAMES = 81
 
 
 def shapeOf(case):
@@ -110,7 +114,9 @@ def main(shapes):
                                window=WINDOW, size=SIZE))
         if shape == ANIMATED:
             os.makedirs("images/animation", exist_ok=True)
-            for k, t in enumerate(sorted(t for t in files if t > 0)):
+            times = sorted(t for t in files if t > 0)
+            every = max(1, -(-len(times) // MAX_FRAMES))   # (ceiling)
+            for k, t in enumerate(times[::every]):
                 frames.append(dict(cloud=files[t][0], fluid=files[t][1], eps1=e1, eps2=e2,
                                    out=os.path.abspath(f"images/animation/frame{k:04d}.png"),
                                    title=f"{shape}  t = {t:.2f} s\nU = {velocityAt(table, t):.2f} m/s", window=WINDOW, size=SIZE))
