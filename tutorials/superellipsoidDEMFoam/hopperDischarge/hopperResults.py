@@ -127,7 +127,7 @@ def wallLoadsBeforeOpening(run, tOpen, window=0.05):
     d = np.vstack([np.loadtxt(f, ndmin=2) for f in files])
     d = d[np.argsort(d[:, 0], kind="stable")]
     t = d[:, 0]
-    dt = np.diff(np.concatenate([[t[0] - (t[1] - t[0]) if len(t) > 1 else 0.0], t]))
+    dt = np.diff(t, prepend=2 * t[0] - t[1]) if len(t) > 1 else np.ones_like(t)   # (each line ends a step)
     sel = (t > tOpen - window + 1e-9) & (t <= tOpen + 1e-9)
     return {n: float(-(d[sel, 3 + 6 * k] * dt[sel]).sum() / dt[sel].sum()) for k, n in enumerate(names)}
 
@@ -186,6 +186,7 @@ def analyse(run):
     heights = [(float(x), float(np.percentile(centres(run, x)[:, 2], 95)) if len(centres(run, x)) else 0.0)
                for x in times if float(x) >= tOpen - 1e-9]
     extra = {}
+    loads = wallLoadsBeforeOpening(run, tOpen)   # [N], downward positive
     if silo:
         Ds, D0 = macro(props, "DSILO"), macro(props, "D0")
         r = np.hypot(pts[:, 0], pts[:, 1])
@@ -215,7 +216,6 @@ def analyse(run):
         }
         # Janssen: what the side holds up (the patches of blockMeshDict.silo:
         # gate, floor, walls = the side, lid)
-        loads = wallLoadsBeforeOpening(run, tOpen)
         if {"gate", "floor", "walls"} <= set(loads):
             muW = float(re.search(r"wall\s*\{[^}]*friction\s+([0-9.eE+-]+)", open(props).read()).group(1))
             H = 2 * float(np.mean(z))               # fill height of a uniformly filled bed
@@ -259,7 +259,7 @@ def analyse(run):
                   key=lambda x: abs(remaining(float(x) - tOpen) - 0.6), default=times[-1])
     # what each wall patch holds up at rest before the opening, of the weight
     weight = n0 * rho * vol * G
-    shares = {n: v / weight for n, v in wallLoadsBeforeOpening(run, tOpen).items()}
+    shares = {n: v / weight for n, v in loads.items()}
     return {
         "wallLoadSharesBeforeOpening": shares,
         "particlesInjected": n0,
