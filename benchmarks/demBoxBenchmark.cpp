@@ -9,6 +9,8 @@
 //  - denseSettled: 1e3 particles in a 0.04 m x 0.04 m footprint (about
 //    five layers) settle untimed until the kinetic energy is below 1e-6 of the
 //    released potential energy (at most 0.6 s), then the quiet bed is timed.
+//  - blocksOnFloor: 400 small blocks rocking on a floor, steps of 1e-3 s
+//    (the dry analogue of cloudBox's bed; see the function).
 // Counters: us_per_particle_step, us_per_contact_step (per contact pair,
 // walls included), contacts_per_particle, sweeps_per_step, reused_share
 // (pair queries answered from the previous exact answer).
@@ -62,11 +64,11 @@ Bed makeBed(long count, double footprint, const std::string& model) {
     return bed;
 }
 
-void timeSteps(benchmark::State& state, Bed& bed) {
+void timeSteps(benchmark::State& state, Bed& bed, double stepDt = dt, int substeps = 1) {
     long contacts = 0, steps = 0, sweeps = 0, reused = 0, pairQueries = 0;
     double kinetic = 0.0;
     for (auto _ : state) {
-        const StepStatistics st = bed.engine->step(bed.ps, dt);
+        const StepStatistics st = bed.engine->step(bed.ps, stepDt, substeps);
         contacts += st.contacts;
         sweeps += st.sweeps;
         reused += st.reusedPairs;
@@ -115,8 +117,39 @@ void denseSettled(benchmark::State& state, const std::string& model) {
     state.counters["settled_ke_ratio"] = state.counters["kinetic_energy"] / (potential0 - potentialEnergy(bed.ps));
 }
 
+// The dry analogue of a bed on the floor of cloudBox (benchmarks/README.md):
+// 400 blocks of its shape (half-axes 0.5, 0.375, 0.25 mm, eps 0.5) laid
+// nearly flat (tilts ~0.2 rad) in a 20 x 20 patch on a floor of 2.2 mm
+// quads (its cells), coulomb mu 0.3, steps of 1e-3 s with 2 substeps as the
+// cloud takes them. After 0.8 s they still rock on the floor (the wall
+// answers are not reused), and a share of the contacts takes the Coulomb
+// law's reduced-friction path.
+void blocksOnFloor(benchmark::State& state) {
+    Bed bed;
+    bed.ps.types.emplace_back(Superellipsoid(0.0005, 0.000375, 0.00025, 0.5, 0.5), 2500.0);
+    const int side = 20;
+    const double spacing = 1.1e-3, L = side * spacing;
+    std::mt19937 rng(3);
+    std::normal_distribution<double> g(0.0, 1.0);
+    std::uniform_real_distribution<double> jitter(-0.05, 0.05);
+    for (int id = 0; id < side * side; ++id) {
+        const Quat q = Quat(1.0, 0.15 * g(rng), 0.15 * g(rng), 0.5 * g(rng)).normalized();
+        bed.ps.add(0, id, Vec3(spacing * (id % side + 0.5 + jitter(rng)), spacing * (id / side + 0.5 + jitter(rng)), 4e-4), q);
+    }
+    EngineSettings s;
+    s.pair.model = s.wall.model = "coulomb";
+    s.pair.restitution = s.wall.restitution = 0.5;
+    s.pair.friction = s.wall.friction = 0.3;
+    s.gravity = Vec3(0, 0, -9.81);
+    s.reorderParticles = true;
+    bed.engine = std::make_unique<DemEngine>(boxWalls(Vec3::Zero(), Vec3(L, L, 0.02), 10), s);
+    for (int k = 0; k < 800; ++k) bed.engine->step(bed.ps, 1e-3, 2);
+    timeSteps(state, bed, 1e-3, 2);
+}
+
 } // namespace
 
+BENCHMARK(blocksOnFloor)->Iterations(200)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(boxFilling, frictionless, std::string("frictionless"))
     ->Arg(1000)->Arg(10000)->Iterations(300)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(boxFilling, frictionless, std::string("frictionless"))

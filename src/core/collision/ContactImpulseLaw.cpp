@@ -101,6 +101,10 @@ public:
         return e;
     }
 
+    const Vec3& t1() const { return t1_; }
+    const Vec3& t2() const { return t2_; }
+    double normalGap() const { return normalGap_; }
+
 private:
     const ContactFrame& f_;
     const Vec3& u_;
@@ -156,66 +160,190 @@ bool fastSlidingImpulse(const ContactFrame& f, const Vec3& u, double un, double 
     return false;
 }
 
-// The angle in [a, b] where the across-slip changes sign (fa, fb: its values
-// there, of opposite signs or zero), to within 1e-15 rad. Regula falsi with
-// the Illinois modification: superlinear, about 8 evaluations against 47 for
-// bisection. It matters: in a bed of isolated blocks rocking on a floor 40 %
-// of the sliding solves end in the reduced-friction bisection of
-// coulombImpulse, 30 of these searches each. An invalid evaluation (a jam)
-// ends the search at the bracket's midpoint.
-double acrossSlipRoot(const SlidingFamily& family, double a, double fa, double b, double fb) {
-    if (fa == 0.0) return a;
-    if (fb == 0.0) return b;
-    int retained = 0; // which end the last two steps kept: -1 a, +1 b
-    for (int k = 0; k < 100 && b - a > 1e-15; ++k) {
-        double x = b - fb * (b - a) / (fb - fa);
-        if (!(x > a && x < b)) x = 0.5 * (a + b); // round-off at the ends
-        const SlidingFamily::Eval e = family.evaluate(x);
-        if (!e.valid) break;
-        if (e.across == 0.0) return x;
-        if ((e.across < 0.0) == (fa < 0.0)) { // the root lies in [x, b]
-            a = x;
-            fa = e.across;
-            if (retained == 1) fb *= 0.5; // b kept twice: Illinois
-            retained = 1;
-        } else {
-            b = x;
-            fb = e.across;
-            if (retained == -1) fa *= 0.5;
-            retained = -1;
+// The across-slip times the family's denominator, F(phi) = D(phi) across(phi),
+// is a trigonometric polynomial of degree 2 in phi, linear in mu. With
+// c = cos phi, s = sin phi, u_i = t_i.u, k_ab = a.K b, g the normal gap
+// (target - u_n), n x s = -s t1 + c t2:
+//   D = k_nn - mu (c k_n1 + s k_n2)
+//   F = (n x s).u D + g/2 (n x s).K d
+//     = P(phi) + mu Q(phi),
+//   P = c (k_nn u_2 + g/2 k_2n) - s (k_nn u_1 + g/2 k_1n)
+//   Q = c^2 (-u_2 k_n1 - g/2 k_12) + s^2 (u_1 k_n2 + g/2 k_12)
+//       + c s (u_1 k_n1 - u_2 k_n2 - g/2 (k_22 - k_11)).
+// Where D > 0 (no jam) F has the sign of the across-slip. Tabulated once per
+// contact at the robust search's 64 sample angles (with its derivative), the
+// scan for any mu costs a few multiply-adds per sample (no trigonometry, no
+// matrix products: in a bed of blocks rocking on a floor the reduced-friction
+// bisection runs the scan 31 times per contact), and a root is polished by
+// safeguarded Newton steps. Two roots within one sample interval leave no
+// sign change at the samples; F' changing sign there gives them away.
+class AcrossSlipPolynomial {
+public:
+    static constexpr int samples = 64;
+
+    // F = m + a1 c + b1 s + a2 cos 2phi + b2 sin 2phi for one mu
+    struct Harmonics {
+        double m, a1, b1, a2, b2;
+        double value(double c, double s) const {
+            return m + a1 * c + b1 * s + a2 * (c * c - s * s) + b2 * 2.0 * c * s;
+        }
+        double slope(double c, double s) const {
+            return -a1 * s + b1 * c + 2.0 * (b2 * (c * c - s * s) - a2 * 2.0 * c * s);
+        }
+        double curvature(double c, double s) const {
+            return -a1 * c - b1 * s - 4.0 * (a2 * (c * c - s * s) + b2 * 2.0 * c * s);
+        }
+    };
+
+    AcrossSlipPolynomial(const ContactFrame& f, const Vec3& u, const Vec3& t1, const Vec3& t2, double gap)
+        : knn_(f.normalCompliance) {
+        const Mat3& K = f.compliance;
+        const Vec3& n = f.normal;
+        const Vec3 Kn = K * n, Kt1 = K * t1, Kt2 = K * t2;
+        const double kn1 = t1.dot(Kn), kn2 = t2.dot(Kn), k11 = t1.dot(Kt1), k22 = t2.dot(Kt2),
+                     k12 = t1.dot(Kt2), u1 = t1.dot(u), u2 = t2.dot(u), h = 0.5 * gap;
+        pc_ = knn_ * u2 + h * kn2;
+        ps_ = -(knn_ * u1 + h * kn1);
+        const double qcc = -u2 * kn1 - h * k12, qss = u1 * kn2 + h * k12,
+                     qcs = u1 * kn1 - u2 * kn2 - h * (k22 - k11);
+        qm_ = 0.5 * (qcc + qss); // c^2 = (1 + cos 2phi)/2, s^2 = (1 - cos 2phi)/2, cs = sin 2phi / 2
+        qa2_ = 0.5 * (qcc - qss);
+        qb2_ = 0.5 * qcs;
+        const SampleAngles& t = sampleAngles();
+        for (int i = 0; i <= samples; ++i) {
+            const double c = t.cos[i], s = t.sin[i];
+            const Harmonics P{0.0, pc_, ps_, 0.0, 0.0}, Q{qm_, 0.0, 0.0, qa2_, qb2_};
+            P_[i] = P.value(c, s);
+            Q_[i] = Q.value(c, s);
+            dP_[i] = P.slope(c, s);
+            dQ_[i] = Q.slope(c, s);
         }
     }
-    return 0.5 * (a + b);
-}
 
-// Robust path: 64-sample search over the angle with a bracketed root search
-// on every sign change of the across-slip; among the solutions the most
-// dissipative one that does not add energy.
+    static double angle(int i) { return 2.0 * pi * i / samples; }
+    Harmonics at(double mu) const { return {mu * qm_, pc_, ps_, mu * qa2_, mu * qb2_}; }
+    // F and F' at sample i for friction mu
+    double sampleF(int i, double mu) const { return P_[i] + mu * Q_[i]; }
+    double sampleSlope(int i, double mu) const { return dP_[i] + mu * dQ_[i]; }
+
+    // The zero of g (value, derivative: gd) in [a, b], g(a) = ga and g(b) = gb
+    // of opposite signs or zero, to round-off: Newton steps kept inside the
+    // shrinking bracket, a bisection when a step would leave it or is not
+    // half the one before last (Numerical Recipes' rtsafe). Newton converges
+    // quadratically, so after a step of 1e-11 rad the error is ~1e-22
+    // |g''/g'| rad: below round-off unless the zero is nearly double;
+    // iterating further only chases the round-off of g.
+    template <class Value, class Slope>
+    static double zero(const Value& g, const Slope& gd, double a, double ga, double b, double gb) {
+        if (ga == 0.0) return a;
+        if (gb == 0.0) return b;
+        const bool rising = ga < 0.0;
+        double x = a - ga * (b - a) / (gb - ga); // regula falsi start
+        if (!(x > a && x < b)) x = 0.5 * (a + b);
+        double c = std::cos(x), s = std::sin(x);
+        double step = b - a;
+        for (int k = 0; k < 100 && b - a > 1e-15; ++k) {
+            const double v = g(c, s);
+            if (v == 0.0) return x;
+            if ((v < 0.0) == rising) a = x; else b = x;
+            const double d = gd(c, s);
+            const double newton = d != 0.0 ? v / d : std::numeric_limits<double>::infinity();
+            // (closed bracket: a step below round-off lands on x itself, an end)
+            const bool useNewton =
+                x - newton >= a && x - newton <= b && std::abs(newton) <= 0.5 * std::abs(step);
+            step = useNewton ? newton : x - 0.5 * (a + b);
+            x -= step;
+            if (useNewton && std::abs(step) <= 1e-11) return x; // converged (a bisection step does not tell)
+            turn(c, s, -step);
+        }
+        return 0.5 * (a + b);
+    }
+
+private:
+    // (c, s) of phi -> of phi + d: for |d| <= 0.1 (the steps inside one
+    // sample interval) by Taylor series, to 3e-17; else by the library
+    static void turn(double& c, double& s, double d) {
+        double cd, sd;
+        if (std::abs(d) <= 0.1) {
+            const double d2 = d * d;
+            cd = 1.0 - d2 / 2.0 * (1.0 - d2 / 12.0 * (1.0 - d2 / 30.0 * (1.0 - d2 / 56.0)));
+            sd = d * (1.0 - d2 / 6.0 * (1.0 - d2 / 20.0 * (1.0 - d2 / 42.0 * (1.0 - d2 / 72.0))));
+        } else {
+            cd = std::cos(d);
+            sd = std::sin(d);
+        }
+        const double c0 = c;
+        c = c0 * cd - s * sd;
+        s = s * cd + c0 * sd;
+    }
+
+    struct SampleAngles {
+        double cos[samples + 1], sin[samples + 1];
+    };
+    static const SampleAngles& sampleAngles() {
+        static const SampleAngles table = [] {
+            SampleAngles t{};
+            for (int i = 0; i <= samples; ++i) {
+                t.cos[i] = std::cos(angle(i));
+                t.sin[i] = std::sin(angle(i));
+            }
+            return t;
+        }();
+        return table;
+    }
+
+    double knn_, pc_, ps_, qm_, qa2_, qb2_;
+    double P_[samples + 1], Q_[samples + 1], dP_[samples + 1], dQ_[samples + 1];
+};
+
+// Robust path: a 64-sample scan over the angle with a root search on every
+// sign change of the across-slip (and on both sides of an extremum that
+// crosses zero between samples); among the solutions the most dissipative
+// one that does not add energy. anySolution: stop at the first (whether
+// one exists is all the friction bisection asks).
 bool robustSlidingImpulse(const ContactFrame& f, const Vec3& u, double un, double mu,
-                          Vec3& bestImpulse) {
+                          const AcrossSlipPolynomial& across, Vec3& bestImpulse, bool anySolution = false) {
+    using Poly = AcrossSlipPolynomial;
     const SlidingFamily family(f, u, un, mu);
-    using Eval = SlidingFamily::Eval;
-    constexpr int samples = 64;
+    const Poly::Harmonics F = across.at(mu);
+    auto value = [&](double c, double s) { return F.value(c, s); };
+    auto slope = [&](double c, double s) { return F.slope(c, s); };
+    auto curvature = [&](double c, double s) { return F.curvature(c, s); };
     bool found = false;
     double bestEnergy = std::numeric_limits<double>::infinity();
-    double a = 0.0;
-    Eval ea = family.evaluate(a);
-    for (int i = 1; i <= samples; ++i) {
-        const double b = 2.0 * pi * i / samples;
-        const Eval eb = family.evaluate(b);
-        if (ea.valid && eb.valid && ea.across * eb.across <= 0.0) {
-            const Eval root = family.evaluate(acrossSlipRoot(family, a, ea.across, b, eb.across));
-            if (root.valid && root.along > 0.0) {
-                const double dE = energyChange(f, u, root.J);
-                if (dE <= 0.0 && dE < bestEnergy) {
-                    bestEnergy = dE;
-                    bestImpulse = root.J;
-                    found = true;
-                }
+    auto consider = [&](double phi) {
+        const SlidingFamily::Eval root = family.evaluate(phi);
+        if (!root.valid || !(root.along > 0.0)) return;
+        const double dE = energyChange(f, u, root.J);
+        if (dE <= 0.0 && dE < bestEnergy) {
+            bestEnergy = dE;
+            bestImpulse = root.J;
+            found = true;
+        }
+    };
+    // (F's sign changes, not the across-slip's: across = F / D also changes
+    // sign where D does, at a jam, and a root next to a jam is missed by a
+    // scan that skips intervals with a jammed end; evaluate() rejects roots
+    // with D <= 0)
+    double fa = across.sampleF(0, mu), da = across.sampleSlope(0, mu);
+    for (int i = 1; i <= Poly::samples; ++i) {
+        const double fb = across.sampleF(i, mu), db = across.sampleSlope(i, mu);
+        const double a = Poly::angle(i - 1), b = Poly::angle(i);
+        if (fa * fb <= 0.0) {
+            consider(Poly::zero(value, slope, a, fa, b, fb));
+        } else if (da * db < 0.0 && (fa > 0.0) == (da < 0.0)) {
+            // F turns back towards zero inside: its extremum e; if F(e) has
+            // the other sign, a root on each side of e
+            const double e = Poly::zero(slope, curvature, a, da, b, db);
+            const double fe = F.value(std::cos(e), std::sin(e));
+            if (fe * fa <= 0.0) {
+                consider(Poly::zero(value, slope, a, fa, e, fe));
+                consider(Poly::zero(value, slope, e, fe, b, fb));
             }
         }
-        a = b;
-        ea = eb;
+        if (found && anySolution) return true;
+        fa = fb;
+        da = db;
     }
     return found;
 }
@@ -253,23 +381,21 @@ ImpulseLawResult coulombImpulse(const CollisionParameters& p, const ContactFrame
         }
     }
     // 2. robust search at mu
-    if (robustSlidingImpulse(f, u, un, mu, result.impulse)) return result;
+    const SlidingFamily basis(f, u, un, mu); // the tangent basis and the normal gap
+    const AcrossSlipPolynomial across(f, u, basis.t1(), basis.t2(), basis.normalGap());
+    if (robustSlidingImpulse(f, u, un, mu, across, result.impulse)) return result;
     // 3. No dissipative sliding at mu (coupling made full-mu friction reverse
     // the mean slip, or jam): slide with the largest friction mu' in [0, mu)
     // that admits one (bisection; mu' = 0 is frictionless, always
     // admissible). Still inside the cone and never adds energy.
     double lo = 0.0, hi = mu;
-    Vec3 best = frictionlessImpulse(f, un);
     for (int k = 0; k < 30; ++k) {
         const double mid = 0.5 * (lo + hi);
         Vec3 trial;
-        if (robustSlidingImpulse(f, u, un, mid, trial)) {
-            lo = mid;
-            best = trial;
-        } else {
-            hi = mid;
-        }
+        if (robustSlidingImpulse(f, u, un, mid, across, trial, true)) lo = mid; else hi = mid;
     }
+    Vec3 best = frictionlessImpulse(f, un);
+    if (lo > 0.0) robustSlidingImpulse(f, u, un, lo, across, best); // the most dissipative at lo
     result.impulse = best;
     result.regime = lo > 0.0 ? CollisionRegime::ReducedSliding : CollisionRegime::FrictionlessFallback;
     return result;
