@@ -399,6 +399,7 @@ int main(int argc, char *argv[])
                 // bounding sphere clear of the walls, else the body exactly
                 // (a particle listed resting on a wall)
                 const sef::dem::WallSet wallSet(walls);
+                const wallClearance clearance(walls);
                 sef::dem::injectListed
                 (
                     particles, props.listed, 0,
@@ -407,7 +408,7 @@ int main(int argc, char *argv[])
                         const sef::dem::ListedParticle& p = props.listed[n];
                         const sef::dem::ParticleType& type = props.types[p.type];
                         return
-                            clearOfWalls(mesh, walls, x, type.boundingRadius)
+                            clearance.clear(mesh, x, type.boundingRadius)
                          || bodyClearOfWalls(mesh, wallSet, type.shape, sef::Pose{x, p.orientation});
                     },
                     0.0, periodic
@@ -417,6 +418,7 @@ int main(int argc, char *argv[])
             {
                 // bounding spheres clear of the walls, else the bodies exactly
                 const sef::dem::WallSet wallSet(walls);
+                const wallClearance clearance(walls);
                 // (clear of the others' periodic images too)
                 props.injection.periodic = periodic;
                 sef::dem::injectRandom
@@ -424,7 +426,7 @@ int main(int argc, char *argv[])
                     particles, props.injection, 0,
                     [&](const sef::Vec3& x, double R)
                     {
-                        return clearOfWalls(mesh, walls, x, R);
+                        return clearance.clear(mesh, x, R);
                     },
                     [&](int t, const sef::Pose& pose)
                     {
@@ -672,12 +674,13 @@ int main(int argc, char *argv[])
             {
                 const double before = potentialEnergy(particles, props.engine.gravity);
                 const sef::dem::WallSet& wallSet = engine.walls();
+                const wallClearance clearance(wallSet.faces());
                 feeder.feed
                 (
                     particles, runTime.value(), periodic,
                     [&](const sef::Vec3& x, double R)
                     {
-                        return clearOfWalls(mesh, wallSet.faces(), x, R);
+                        return clearance.clear(mesh, x, R);
                     },
                     [&](int t, const sef::Pose& pose)
                     {

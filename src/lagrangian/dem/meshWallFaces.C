@@ -189,15 +189,9 @@ std::vector<sef::dem::WallFace> localPatchFaces
 } // End anonymous namespace
 
 
-bool Foam::clearOfWalls
-(
-    const polyMesh& mesh,
-    const std::vector<sef::dem::WallFace>& walls,
-    const sef::Vec3& x,
-    double R
-)
+Foam::wallClearance::wallClearance(const std::vector<sef::dem::WallFace>& walls)
 {
-    if (!insideMesh(mesh, x)) return false;
+    discs_.reserve(walls.size());
     for (const sef::dem::WallFace& w : walls)
     {
         sef::Vec3 centroid = sef::Vec3::Zero();
@@ -205,8 +199,19 @@ bool Foam::clearOfWalls
         centroid /= double(w.vertices.size());
         double extent = 0;
         for (const sef::Vec3& v : w.vertices) extent = std::max(extent, (v - centroid).norm());
-        const double height = std::abs(w.outwardNormal.dot(x - centroid));
-        if (height < R && (x - centroid).norm() < R + extent) return false;
+        discs_.push_back(disc{centroid, w.outwardNormal, extent});
+    }
+}
+
+
+bool Foam::wallClearance::clear(const polyMesh& mesh, const sef::Vec3& x, double R) const
+{
+    if (!insideMesh(mesh, x)) return false;
+    for (const disc& d : discs_)
+    {
+        const sef::Vec3 offset = x - d.centre;
+        const double reach = R + d.radius;
+        if (std::abs(d.normal.dot(offset)) < R && offset.squaredNorm() < reach*reach) return false;
     }
     return true;
 }

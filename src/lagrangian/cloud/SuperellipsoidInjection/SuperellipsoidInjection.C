@@ -62,6 +62,19 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
         typeDiameters_[t] = std::cbrt(6*types.types[t].shape.volume()/constant::mathematical::pi);
     }
 
+    // A restart after this model injected (its parcels are counted in the
+    // restart time's uniform/lagrangian/<cloud>/<cloud>OutputProperties):
+    // it injects at its start time only, so it has nothing left to place.
+    // Placing the particles again would only cost: for a random source with
+    // many particles and wall faces, minutes at every restart.
+    if (this->parcelsAddedTotal() > 0)
+    {
+        Info<< "    " << this->modelName() << ": injected "
+            << this->parcelsAddedTotal() << " parcels before this restart;"
+            << " nothing left to inject" << nl;
+        return;
+    }
+
     const polyMesh& mesh = this->owner().mesh();
     const std::vector<sef::dem::WallFace> walls = meshWallFaces(mesh);
     sef::dem::ParticleSystem ps;
@@ -118,10 +131,11 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
             spec.maxAttemptsPerParticle = dict.lookupOrDefault<label>("maxAttempts", 10000);
             spec.typeFractions = types.fractions;
             spec.periodic = periodic;
+            const wallClearance clearance(walls);
             sef::dem::injectRandom
             (
                 ps, spec, 0,
-                [&](const sef::Vec3& x, double R) { return clearOfWalls(mesh, walls, x, R); },
+                [&](const sef::Vec3& x, double R) { return clearance.clear(mesh, x, R); },
                 [&](int t, const sef::Pose& pose)
                 {
                     return bodyClearOfWalls(mesh, wallSet, types.types[t].shape, pose);
