@@ -62,18 +62,6 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
         typeDiameters_[t] = std::cbrt(6*types.types[t].shape.volume()/constant::mathematical::pi);
     }
 
-    // A restart after this model injected (its parcels are counted in the
-    // restart time's uniform/lagrangian/<cloud>/<cloud>OutputProperties):
-    // it injects at its start time only, so it has nothing left to place.
-    // Placing the particles again would only cost: for a random source with
-    // many particles and wall faces, minutes at every restart.
-    if (this->parcelsAddedTotal() > 0)
-    {
-        Info<< "    " << this->modelName() << ": injected "
-            << this->parcelsAddedTotal() << " parcels before this restart;"
-            << " nothing left to inject" << nl;
-        return;
-    }
 
     const polyMesh& mesh = this->owner().mesh();
     const std::vector<sef::dem::WallFace> walls = meshWallFaces(mesh);
@@ -131,6 +119,20 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
             spec.maxAttemptsPerParticle = dict.lookupOrDefault<label>("maxAttempts", 10000);
             spec.typeFractions = types.fractions;
             spec.periodic = periodic;
+            // A restart after this model injected (its parcels counted in
+            // the restart time's uniform/lagrangian/<cloud>/<cloud>Output-
+            // Properties): it injects at its start time only, so it has
+            // nothing left to place. The entries are checked (above); the
+            // placement, O(particles x wall faces) and minutes for a large
+            // random bed, is not repeated. (Lists and clouds are placed
+            // again: cheap, and it checks them.)
+            if (this->parcelsAddedTotal() > 0)
+            {
+                Info<< "    " << this->modelName() << ": injected "
+                    << this->parcelsAddedTotal() << " parcels before this restart;"
+                    << " nothing left to inject" << nl;
+                return;
+            }
             const wallClearance clearance(walls);
             sef::dem::injectRandom
             (
