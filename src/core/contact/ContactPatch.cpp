@@ -542,11 +542,18 @@ void keepPatch(KeptPatch& kept, const PatchFrame& frame, const PosedBody& body1,
 }
 
 // Keeps a wall patch's outlines (before the floor's edges cut them).
+// Without the zone (zone empty): its bounds (deeperCapBounds), as keepPatch.
 void keepWallPatch(KeptPatch& kept, const PatchFrame& frame, const PosedBody& body, const Vec3& deepest,
-                   const Outline& patch, const Outline& zone) {
+                   const Outline& patch, const Outline& zone, const std::array<double, kPatchRing>* zoneBound = nullptr) {
     kept.valid = false;
-    if (patch.size() != kPatchRing || zone.size() != kPatchRing) return;
-    const double unit = keptUnit(std::max(largestCoordinate(patch), largestCoordinate(zone)));
+    const bool hasZone = zoneBound == nullptr;
+    if (patch.size() != kPatchRing || (hasZone && zone.size() != kPatchRing)) return;
+    double largest = largestCoordinate(patch);
+    if (hasZone)
+        largest = std::max(largest, largestCoordinate(zone));
+    else
+        for (const double b : *zoneBound) largest = std::max(largest, std::fabs(b));
+    const double unit = keptUnit(largest);
     if (!(unit > 0.0)) return;
     kept.unit = static_cast<float>(unit);
     keepFrame(frame, body, kept.origin, kept.axis);
@@ -554,8 +561,12 @@ void keepWallPatch(KeptPatch& kept, const PatchFrame& frame, const PosedBody& bo
     const Vec3 deepestInBody = body.toBody(deepest);
     for (int i = 0; i < 3; ++i) kept.deepest[i] = deepestInBody[i];
     keepOutline(patch, unit, kept.cap1);
-    keepOutline(zone, unit, kept.zone1);
-    kept.hasZone = true;
+    kept.hasZone = hasZone;
+    if (hasZone)
+        keepOutline(zone, unit, kept.zone1);
+    else
+        for (std::size_t k = 0; k < kPatchRing; ++k)
+            kept.bound1[k] = static_cast<std::int16_t>(std::ceil((*zoneBound)[k] / unit));
     kept.valid = true;
 }
 
@@ -835,27 +846,54 @@ PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest,
                         carried ? double(guess->depth) : 0.0},
                        {&body, -n, level - (zoneDepth - depth), zoneDepth, deepest,
                         carriedZone ? &lastZone : nullptr, carriedZone ? double(guess->zoneDepth) : depth}};
+    FlatWidths widths(frame, &body, nullptr);
     CapOutline outlines[2];
     if (carriedZone) {
+        // the last substep needed the zone: both caps in lockstep
         capOutlines(caps, 2, frame, outlines);
     } else {
         capOutlines(caps, 1, frame, outlines);
+        // The zone only where a rim point is possible (as pairPatch): its
+        // bounds from the overlap cap's answers prove when none is. A
+        // resting eps = 0.5 body's zone reaches about 0.18 half-widths, a
+        // rim point needs 0.3: there the zone's 8 searches were half the
+        // patch's cost. A zone point found by a CapSearch lies at most
+        // exp(kDropTolerance) times the zone depth below the top.
+        const double zoneBound = zoneDepth * std::exp(kDropTolerance) * (1.0 + 1e-9);
+        std::array<double, kPatchRing> bound;
+        Outline clipped = outlines[0].outline, noZone;
+        cutByFloorEdges(frame, clipPoints, clipOutwardNormals, clipped, noZone);
+        Vec2 c;
+        if (centroid(clipped, c) && deeperCapBounds(outlines[0].reach, frame.project(deepest), zoneBound, bound) &&
+            noRimPossible(c, bound, bound, widths)) {
+            if (guess != nullptr) {
+                storeRing(*guess, PatchGuess::kOverlap, outlines[0].guesses);
+                guess->depth = static_cast<float>(depth);
+                guess->zoneDepth = 0.0f; // (the next zone starts from the overlap's answers)
+            }
+            KeptPatch keptNow;
+            if (kept != nullptr) keepWallPatch(keptNow, frame, body, deepest, outlines[0].outline, noZone, &bound);
+            const PatchPoints points = patchPoints(clipped, Outline{}, frame, widths);
+            if (kept != nullptr && points.found) *kept = keptNow;
+            return points;
+        }
         caps[1].startFrom = &outlines[0].guesses;
         capOutlines(caps + 1, 1, frame, outlines + 1);
     }
     Outline& patch = outlines[0].outline;
     Outline& zone = outlines[1].outline;
+    KeptPatch keptNow;
+    if (kept != nullptr) keepWallPatch(keptNow, frame, body, deepest, patch, zone);
+    cutByFloorEdges(frame, clipPoints, clipOutwardNormals, patch, zone);
+    const PatchPoints points = patchPoints(patch, zone, frame, widths);
     if (guess != nullptr) {
         storeRing(*guess, PatchGuess::kOverlap, outlines[0].guesses);
         storeRing(*guess, PatchGuess::kZone, outlines[1].guesses);
         guess->depth = static_cast<float>(depth);
         guess->zoneDepth = static_cast<float>(zoneDepth);
+        // a zone without rim points: the next substep tries without it
+        if (carriedZone && points.rimCount == 0) guess->zoneDepth = 0.0f;
     }
-    KeptPatch keptNow;
-    if (kept != nullptr) keepWallPatch(keptNow, frame, body, deepest, patch, zone);
-    cutByFloorEdges(frame, clipPoints, clipOutwardNormals, patch, zone);
-    FlatWidths widths(frame, &body, nullptr);
-    const PatchPoints points = patchPoints(patch, zone, frame, widths);
     if (kept != nullptr && points.found) *kept = keptNow;
     return points;
 }
@@ -864,7 +902,7 @@ bool keptWallPatch(const KeptPatch& kept, const PosedBody& body, const Vec3& n, 
                    const Vec3& axis, const Vec3& keptOrigin, const std::vector<Vec3>* clipPoints,
                    const std::vector<Vec3>* clipOutwardNormals, PatchPoints& points) {
     points = PatchPoints{};
-    if (!kept.valid || !kept.hasZone) return false;
+    if (!kept.valid) return false;
     PatchFrame frame;
     frame.origin = origin;
     frame.t1 = (axis - n.dot(axis) * n).normalized();
@@ -872,9 +910,19 @@ bool keptWallPatch(const KeptPatch& kept, const PosedBody& body, const Vec3& n, 
     if (!isFinite(frame.t1)) return false;
     const Vec2 shift = frame.project(keptOrigin);
     Outline patch = keptOutline(kept.cap1, kept.unit, Eigen::Matrix2d::Identity(), shift);
-    Outline zone = keptOutline(kept.zone1, kept.unit, Eigen::Matrix2d::Identity(), shift);
+    Outline zone = kept.hasZone ? keptOutline(kept.zone1, kept.unit, Eigen::Matrix2d::Identity(), shift) : Outline{};
     cutByFloorEdges(frame, clipPoints, clipOutwardNormals, patch, zone);
     FlatWidths widths(frame, &body, nullptr);
+    if (!kept.hasZone) {
+        // the zone's bounds, moved with the patch: still no rim point possible?
+        Vec2 c;
+        if (!centroid(patch, c)) return false;
+        const auto& ring = ringDirections();
+        HalfPlane planes[kPatchRing];
+        for (std::size_t k = 0; k < kPatchRing; ++k)
+            planes[k] = {ring[k], kept.bound1[k] * double(kept.unit) + ring[k].dot(shift)};
+        if (!noRimWithin(c, planes, kPatchRing, widths)) return false; // the zone would be needed
+    }
     points = patchPoints(patch, zone, frame, widths);
     return points.found;
 }

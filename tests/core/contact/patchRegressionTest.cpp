@@ -142,3 +142,43 @@ TEST(PatchRegression, CarriedGuessesStayNearTheConvergedOutline) {
     EXPECT_LE(c.rimsOverOnePercent, 20);
     EXPECT_LE(c.rimCountChanges, 2);
 }
+
+// A wall patch outlines its contact zone (8 more cap searches) only where a
+// rim point is possible: the zone's bounds from the overlap cap's answers
+// (deeperCapBounds) prove when none is. Over the wall rows, the patch with
+// that shortcut (no guesses) and the patch with the zone forced (a guess
+// that says the last substep needed it, with no start points: the same
+// overlap searches) give the same centroid and no rim point where the
+// zone was skipped.
+TEST(PatchRegression, WallZoneSkippedOnlyWhereNoRimPointIsPossible) {
+    int walls = 0, skipped = 0, rimsWhereSkipped = 0, mismatches = 0;
+    for (std::size_t i = 0; i < sizeof(kRows) / sizeof(kRows[0]); ++i) {
+        const double* v = kRows[i].v;
+        if (static_cast<int>(v[0]) != 2) continue;
+        const Superellipsoid s1(v[1], v[2], v[3], v[4], v[5]);
+        const PosedBody b1(s1, Pose{vec(v + 11), Quat(v[14], v[15], v[16], v[17])});
+        const Vec3 n = vec(v + 25), p1 = vec(v + 28);
+        const double depth = v[31];
+        PatchGuess fresh, forced;
+        forced.x.fill(PatchGuess::kNone);
+        forced.zoneDepth = static_cast<float>(depth); // "carried": the zone runs beside the overlap
+        const PatchPoints shortcut = wallPatch(b1, n, p1, depth, nullptr, nullptr, &fresh);
+        const PatchPoints full = wallPatch(b1, n, p1, depth, nullptr, nullptr, &forced);
+        ++walls;
+        const bool skippedZone = fresh.zoneDepth == 0.0f;
+        skipped += skippedZone;
+        rimsWhereSkipped += skippedZone && full.rimCount > 0;
+        // (where the zone was not skipped both outline it, from different
+        // start points: answers within the searches' tolerance, compared in
+        // the tests above)
+        if (skippedZone)
+            mismatches += !(shortcut.found == full.found && shortcut.rimCount == full.rimCount &&
+                            (shortcut.centroid - full.centroid).norm() <= 1e-12 * s1.halfAxes().minCoeff());
+    }
+    std::printf("%d wall rows: zone skipped in %d (rim points there with the zone: %d, answers differ: %d)\n",
+                walls, skipped, rimsWhereSkipped, mismatches);
+    EXPECT_GT(skipped, 0);
+    EXPECT_LT(skipped, walls);
+    EXPECT_EQ(rimsWhereSkipped, 0);
+    EXPECT_EQ(mismatches, 0);
+}

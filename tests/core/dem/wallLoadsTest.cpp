@@ -95,12 +95,14 @@ TEST(WallLoads, CloseTheParticlesMomentumBalanceEveryStep) {
     // Near rest the walls carry the weight: over the last 0.05 s the walls'
     // vertical impulse is the weight's less the particles' momentum change
     // (asserted to 1 % of the weight: the bed is still settling), and the
-    // floor takes most of it (the side walls hold some by friction).
+    // floor takes most of it. The side walls' friction acts either way
+    // while the bed settles (with seeds 8-11 for this bed the floor's share
+    // is 0.983-1.003): bounded by the same 1 %.
     const double weightImpulse = mass * 9.81 * 500 * dt;
     EXPECT_NEAR(lateImpulse.z() / -weightImpulse, 1.0, 1e-2);
     floorShareLate = lateFloor.z() / lateImpulse.z();
     EXPECT_GT(floorShareLate, 0.5);
-    EXPECT_LE(floorShareLate, 1.0 + 1e-9);
+    EXPECT_LE(floorShareLate, 1.01);
     RecordProperty("worstResidual", std::to_string(worst));
     std::cout << "[ balance  ] worst residual " << worst << "  late walls/weight "
               << lateImpulse.z() / -weightImpulse << "  floor share " << floorShareLate << "\n";
