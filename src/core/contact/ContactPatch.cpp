@@ -357,6 +357,43 @@ bool deeperCapBounds(const RingReach& drops, const Vec2& top, double deeper,
     return true;
 }
 
+// Tighter bounds of the same deeper cap (wall patches): for any direction
+// m = up + tau t the support point p_m bounds every point x of the cap
+// {x : up.x >= h(up) - deeper} by
+//     t.x <= t.p_m + (deeper - D_m) / tau,   D_m = h(up) - up.p_m
+// (Lagrange duality, as CapSearch's lateral bracket). tau: where the
+// shallower cap's search along t ended (its guess, log tan theta), moved to
+// the deeper drop by the face's power law as capOutlines moves guesses. One
+// support call per direction (in lanes); on a flat face much tighter than
+// the linear scaling of deeperCapBounds, which grows with deeper / drop.
+void tightenDeeperCapBounds(const PosedBody& body, const Vec3& up, const Vec3& topPoint, const PatchFrame& frame,
+                            const RingGuesses& guesses, double drop, double deeper,
+                            std::array<double, kPatchRing>& bound) {
+    const auto& ring = ringDirections();
+    const double eps = std::min({body.shape.eps1(), body.shape.eps2(), 1.0});
+    const double shift = std::log(deeper / drop) * (2.0 - eps) / 2.0;
+    Vec3 directions[kPatchRing], points[kPatchRing], tangents[kPatchRing];
+    double taus[kPatchRing];
+    std::size_t which[kPatchRing];
+    int lanes = 0;
+    for (std::size_t k = 0; k < kPatchRing; ++k) {
+        if (!std::isfinite(guesses[k])) continue;
+        const double tau = std::exp(guesses[k] + shift);
+        if (!(tau > 0.0 && tau < 1e150)) continue;
+        tangents[lanes] = ring[k].x() * frame.t1 + ring[k].y() * frame.t2;
+        directions[lanes] = up + tau * tangents[lanes];
+        taus[lanes] = tau;
+        which[lanes++] = k;
+    }
+    body.support(directions, points, lanes);
+    const double top = up.dot(topPoint);
+    for (int i = 0; i < lanes; ++i) {
+        const Vec3& t = tangents[i];
+        const double b = t.dot(points[i] - frame.origin) + (deeper - (top - up.dot(points[i]))) / taus[i];
+        if (std::isfinite(b)) bound[which[i]] = std::min(bound[which[i]], b);
+    }
+}
+
 // A half-plane {q : direction . q <= offset} of the patch frame.
 struct HalfPlane {
     Vec2 direction;
@@ -864,8 +901,9 @@ PatchPoints wallPatch(const PosedBody& body, const Vec3& n, const Vec3& deepest,
         Outline clipped = outlines[0].outline, noZone;
         cutByFloorEdges(frame, clipPoints, clipOutwardNormals, clipped, noZone);
         Vec2 c;
-        if (centroid(clipped, c) && deeperCapBounds(outlines[0].reach, frame.project(deepest), zoneBound, bound) &&
-            noRimPossible(c, bound, bound, widths)) {
+        if (!deeperCapBounds(outlines[0].reach, frame.project(deepest), zoneBound, bound)) bound.fill(HUGE_VAL);
+        tightenDeeperCapBounds(body, -n, deepest, frame, outlines[0].guesses, depth, zoneBound, bound);
+        if (centroid(clipped, c) && noRimPossible(c, bound, bound, widths)) {
             if (guess != nullptr) {
                 storeRing(*guess, PatchGuess::kOverlap, outlines[0].guesses);
                 guess->depth = static_cast<float>(depth);
