@@ -62,7 +62,6 @@ void Foam::SuperellipsoidInjection<CloudType>::readParticles()
         typeDiameters_[t] = std::cbrt(6*types.types[t].shape.volume()/constant::mathematical::pi);
     }
 
-
     const polyMesh& mesh = this->owner().mesh();
     const std::vector<sef::dem::WallFace> walls = meshWallFaces(mesh);
     sef::dem::ParticleSystem ps;
