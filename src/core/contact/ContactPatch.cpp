@@ -377,9 +377,12 @@ void tightenDeeperCapBounds(const PosedBody& body, const Vec3& up, const Vec3& t
     std::size_t which[kPatchRing];
     int lanes = 0;
     for (std::size_t k = 0; k < kPatchRing; ++k) {
+        // (isfinite first: an ordered comparison with NaN traps under
+        // OpenFOAM, as would an exp that overflows)
         if (!std::isfinite(guesses[k])) continue;
-        const double tau = std::exp(guesses[k] + shift);
-        if (!(tau > 0.0 && tau < 1e150)) continue;
+        const double x = guesses[k] + shift;
+        if (!(x > -300.0 && x < 300.0)) continue;
+        const double tau = std::exp(x);
         tangents[lanes] = ring[k].x() * frame.t1 + ring[k].y() * frame.t2;
         directions[lanes] = up + tau * tangents[lanes];
         taus[lanes] = tau;
