@@ -112,6 +112,19 @@ const std::array<Vec2, kPatchRing>& ringDirections() {
     return ring;
 }
 
+// World tangent of ring direction k in the patch frame.
+Vec3 ringTangent(const PatchFrame& frame, std::size_t k) {
+    const Vec2& r = ringDirections()[k];
+    return r.x() * frame.t1 + r.y() * frame.t2;
+}
+
+// How far a cap search's answer (log tan(theta)) moves when the cap's drop
+// goes from `from` to `to`: by the face power law D ~ theta^e, e = 2 / (2 - eps).
+double guessShift(const PosedBody& body, double from, double to) {
+    const double eps = std::min({body.shape.eps1(), body.shape.eps2(), 1.0});
+    return std::log(to / from) * (2.0 - eps) / 2.0;
+}
+
 // A cap {x in body : up.x >= level} to outline (topHeight: the drop from
 // the body's top point, at topPoint, to the level), with where its ring
 // searches start: `startFrom` (answers of a cap of the same body for the
@@ -141,14 +154,14 @@ struct CapOutline {
 // `startFrom` moved by the face power law D ~ theta^e (log tan(theta)
 // grows by log(ratio) / e, e = 2 / (2 - eps)).
 void capOutlines(const CapSpec* caps, int count, const PatchFrame& frame, CapOutline* out) {
-    // Directions at 22.5 + k 45 deg from the face axes, never along them: a
+    // The ring's directions (ringDirections) lie at 22.5 + k 45 deg from
+    // the face axes, never along them: a
     // direction along a face axis has zero components that rounding noise
     // (1e-16, or a 1e-14 tilt of a fallback normal) makes tiny but non-zero,
     // and a flat face amplifies them (offset ~ component^(eps/(2-eps)),
     // (1e-14)^0.11 = 3 % of the face). Off-axis directions meet the rounded
     // corners, where the support map is well conditioned. Exact table (no
     // cos/sin rounding): mirror images and opposite directions stay exact.
-    const std::array<Vec2, kPatchRing>& ring = ringDirections();
     // Raw slots, each constructed when its search is set up: a
     // default-constructed array zeroed all 16 searches (4.5 kB) on every
     // call, a sixth of a blocky patch's time (perf, issue 21).
@@ -161,13 +174,9 @@ void capOutlines(const CapSpec* caps, int count, const PatchFrame& frame, CapOut
     std::size_t next = 0;
     for (int c = 0; c < count; ++c) {
         const CapSpec& cap = caps[c];
-        double shift = 0.0;
-        if (cap.startFrom != nullptr) {
-            const double eps = std::min({cap.body->shape.eps1(), cap.body->shape.eps2(), 1.0});
-            shift = std::log(cap.topHeight / cap.startHeight) * (2.0 - eps) / 2.0;
-        }
+        const double shift = cap.startFrom != nullptr ? guessShift(*cap.body, cap.startHeight, cap.topHeight) : 0.0;
         for (std::size_t k = 0; k < kPatchRing; ++k) {
-            const Vec3 t = ring[k].x() * frame.t1 + ring[k].y() * frame.t2;
+            const Vec3 t = ringTangent(frame, k);
             // Every direction starts from its own guess (never a neighbour's
             // answer): mirror-image directions then take mirror-image steps,
             // and a symmetric contact keeps an exactly symmetric outline.
@@ -185,7 +194,7 @@ void capOutlines(const CapSpec* caps, int count, const PatchFrame& frame, CapOut
             const CapSearch& search = searches[static_cast<std::size_t>(c) * kPatchRing + k];
             o.outline.push_back(frame.project(search.answer()));
             o.reach[k] = search.reach();
-            o.reach[k].extent -= (ring[k].x() * frame.t1 + ring[k].y() * frame.t2).dot(frame.origin); // frame coordinates
+            o.reach[k].extent -= ringTangent(frame, k).dot(frame.origin); // frame coordinates
             o.guesses[k] = search.guess();
         }
     }
@@ -369,9 +378,7 @@ bool deeperCapBounds(const RingReach& drops, const Vec2& top, double deeper,
 void tightenDeeperCapBounds(const PosedBody& body, const Vec3& up, const Vec3& topPoint, const PatchFrame& frame,
                             const RingGuesses& guesses, double drop, double deeper,
                             std::array<double, kPatchRing>& bound) {
-    const auto& ring = ringDirections();
-    const double eps = std::min({body.shape.eps1(), body.shape.eps2(), 1.0});
-    const double shift = std::log(deeper / drop) * (2.0 - eps) / 2.0;
+    const double shift = guessShift(body, drop, deeper);
     Vec3 directions[kPatchRing], points[kPatchRing], tangents[kPatchRing];
     double taus[kPatchRing];
     std::size_t which[kPatchRing];
@@ -383,7 +390,7 @@ void tightenDeeperCapBounds(const PosedBody& body, const Vec3& up, const Vec3& t
         const double x = guesses[k] + shift;
         if (!(x > -300.0 && x < 300.0)) continue;
         const double tau = std::exp(x);
-        tangents[lanes] = ring[k].x() * frame.t1 + ring[k].y() * frame.t2;
+        tangents[lanes] = ringTangent(frame, k);
         directions[lanes] = up + tau * tangents[lanes];
         taus[lanes] = tau;
         which[lanes++] = k;
