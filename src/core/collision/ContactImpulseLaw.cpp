@@ -68,7 +68,8 @@ Vec3 restitutionImpulse(const ContactFrame& f, const Vec3& u, double un, double 
 }
 
 // Sliding J = j (n - mu s(phi)), s(phi) = cos(phi) t1 + sin(phi) t2, with j
-// from u'_n = target; a solution has the mean slip (u + u')/2 along +s.
+// from u'_n = target; a solution has the mean slip (u + u')/2 along +s. One
+// per contact: the friction bisection evaluates it at several mu.
 class SlidingFamily {
 public:
     struct Eval {
@@ -77,8 +78,8 @@ public:
         Vec3 J = Vec3::Zero();
     };
 
-    SlidingFamily(const ContactFrame& f, const Vec3& u, double un, double mu)
-        : f_(f), u_(u), mu_(mu), normalGap_(f.targetNormalVelocity - un) {
+    SlidingFamily(const ContactFrame& f, const Vec3& u, double un)
+        : f_(f), u_(u), normalGap_(f.targetNormalVelocity - un) {
         const Vec3& n = f.normal;
         Vec3 ut = u - un * n;
         ut -= n.dot(ut) * n; // again: exactly tangential even when |u_t| << |u|
@@ -86,11 +87,11 @@ public:
         t2_ = n.cross(t1_);
     }
 
-    Eval evaluate(double phi) const {
+    Eval evaluate(double phi, double mu) const {
         Eval e;
         const Vec3& n = f_.normal;
         const Vec3 s = std::cos(phi) * t1_ + std::sin(phi) * t2_;
-        const Vec3 d = n - mu_ * s;
+        const Vec3 d = n - mu * s;
         const double denominator = n.dot(f_.compliance * d);
         if (!(denominator > 1e-12 * f_.normalCompliance)) return e;
         e.valid = true;
@@ -108,7 +109,7 @@ public:
 private:
     const ContactFrame& f_;
     const Vec3& u_;
-    double mu_, normalGap_;
+    double normalGap_;
     Vec3 t1_, t2_;
 };
 
@@ -301,10 +302,10 @@ private:
 // crosses zero between samples); among the solutions the most dissipative
 // one that does not add energy. anySolution: stop at the first (whether
 // one exists is all the friction bisection asks).
-bool robustSlidingImpulse(const ContactFrame& f, const Vec3& u, double un, double mu,
-                          const AcrossSlipPolynomial& across, Vec3& bestImpulse, bool anySolution = false) {
+bool robustSlidingImpulse(const ContactFrame& f, const Vec3& u, const SlidingFamily& family,
+                          const AcrossSlipPolynomial& across, double mu, Vec3& bestImpulse,
+                          bool anySolution = false) {
     using Poly = AcrossSlipPolynomial;
-    const SlidingFamily family(f, u, un, mu);
     const Poly::Harmonics F = across.at(mu);
     auto value = [&](double c, double s) { return F.value(c, s); };
     auto slope = [&](double c, double s) { return F.slope(c, s); };
@@ -312,7 +313,7 @@ bool robustSlidingImpulse(const ContactFrame& f, const Vec3& u, double un, doubl
     bool found = false;
     double bestEnergy = std::numeric_limits<double>::infinity();
     auto consider = [&](double phi) {
-        const SlidingFamily::Eval root = family.evaluate(phi);
+        const SlidingFamily::Eval root = family.evaluate(phi, mu);
         if (!root.valid || !(root.along > 0.0)) return;
         const double dE = energyChange(f, u, root.J);
         if (dE <= 0.0 && dE < bestEnergy) {
@@ -381,9 +382,9 @@ ImpulseLawResult coulombImpulse(const CollisionParameters& p, const ContactFrame
         }
     }
     // 2. robust search at mu
-    const SlidingFamily basis(f, u, un, mu); // the tangent basis and the normal gap
-    const AcrossSlipPolynomial across(f, u, basis.t1(), basis.t2(), basis.normalGap());
-    if (robustSlidingImpulse(f, u, un, mu, across, result.impulse)) return result;
+    const SlidingFamily family(f, u, un);
+    const AcrossSlipPolynomial across(f, u, family.t1(), family.t2(), family.normalGap());
+    if (robustSlidingImpulse(f, u, family, across, mu, result.impulse)) return result;
     // 3. No dissipative sliding at mu (coupling made full-mu friction reverse
     // the mean slip, or jam): slide with the largest friction mu' in [0, mu)
     // that admits one (bisection; mu' = 0 is frictionless, always
@@ -392,10 +393,10 @@ ImpulseLawResult coulombImpulse(const CollisionParameters& p, const ContactFrame
     for (int k = 0; k < 30; ++k) {
         const double mid = 0.5 * (lo + hi);
         Vec3 trial;
-        if (robustSlidingImpulse(f, u, un, mid, across, trial, true)) lo = mid; else hi = mid;
+        if (robustSlidingImpulse(f, u, family, across, mid, trial, true)) lo = mid; else hi = mid;
     }
     Vec3 best = frictionlessImpulse(f, un);
-    if (lo > 0.0) robustSlidingImpulse(f, u, un, lo, across, best); // the most dissipative at lo
+    if (lo > 0.0) robustSlidingImpulse(f, u, family, across, lo, best); // the most dissipative at lo
     result.impulse = best;
     result.regime = lo > 0.0 ? CollisionRegime::ReducedSliding : CollisionRegime::FrictionlessFallback;
     return result;
