@@ -1,4 +1,9 @@
-// Cost of the fluid drag in the DEM step per particle-step: 1000 separated
+// BM_FluidForces: one fluidForces call, the forces of a particle that the
+// coupled cloud evaluates for every particle and step, with the cloud's
+// force set (drag, rotational drag, strain torque, buoyancy, pressure
+// gradient, added mass). Args: shape (0 sphere, 1 prolate 2.5).
+//
+// BM_DragStep: cost of the fluid drag in the DEM step per particle-step: 1000 separated
 // particles (no contacts) in a shear flow, their drag from fluidForces as
 // the cloud sets it (once: the step's cost does not depend on its values),
 // one step with 2 substeps timed. Args: shape (0 sphere, 1 prolate 2.5),
@@ -51,6 +56,29 @@ void BM_DragStep(benchmark::State& state) {
         benchmark::Counter(static_cast<double>(n) * 1e-6, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
+void BM_FluidForces(benchmark::State& state) {
+    const double c = 1e-4;
+    const Superellipsoid shape =
+        state.range(0) == 1 ? Superellipsoid(2.5 * c, c, c, 1.0, 1.0) : Superellipsoid(c, c, c, 1.0, 1.0);
+    const HydrodynamicShape hydro = makeHydrodynamicShape(shape);
+    const double mass = 2500.0 * shape.volume();
+    FluidState fluid;
+    fluid.density = 1000.0;
+    fluid.dynamicViscosity = 1e-3;
+    fluid.velocity = Vec3(0.01, 0.0, 0.02);
+    fluid.velocityGradient(0, 1) = 50.0;
+    fluid.acceleration = Vec3(0.0, 0.0, 0.1);
+    FluidForceModel model;
+    model.rotationalDrag = model.strainTorque = model.buoyancy = model.pressureGradient = model.addedMass = true;
+    model.directionalAddedMass = true;
+    const Quat q = Quat(1.0, 0.2, -0.3, 0.1).normalized();
+    for (auto _ : state) {
+        const ParticleFluidForces f = fluidForces(hydro, mass, q, Vec3::Zero(), fluid, Vec3(0, 0, -9.81), model, Vec3::Zero());
+        benchmark::DoNotOptimize(f.force);
+    }
+}
+
 } // namespace
 
+BENCHMARK(BM_FluidForces)->Arg(0)->Arg(1)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_DragStep)->Args({0, 1})->Args({1, 0})->Args({1, 1})->Unit(benchmark::kMicrosecond);

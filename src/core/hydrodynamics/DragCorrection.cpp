@@ -42,6 +42,8 @@ ShapeFactors shapeFactors(const Superellipsoid& shape) {
     // slope at phi = 1: a sphere's quadrature error of 1e-10 alone would move
     // C_D by 1 % at high Re. Within the quadrature's accuracy a sphere is one.
     if (f.sphericity > 1.0 - 1e-9) f.sphericity = 1.0;
+    f.volume = shape.volume();
+    f.inertiaPerDensity = shape.principalInertia(1.0);
     return f;
 }
 

@@ -47,6 +47,11 @@ const char* dragCorrectionModelName(DragCorrectionModel model);
 struct ShapeFactors {
     double equivalentDiameter = 0; // d_eq = (6 V / pi)^(1/3)
     double sphericity = 1;         // phi = pi d_eq^2 / surface area
+    // The shape's volume and principal moments of inertia per unit density,
+    // kept because each costs Beta functions (lgamma) and the coupled step
+    // needs them for every particle and step
+    double volume = 0;                   // [m^3]
+    Vec3 inertiaPerDensity = Vec3::Zero(); // [m^5]
 };
 
 // Surface area from the boundary-integral solver's surface quadrature

@@ -122,7 +122,7 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Q
         out.drag.rotationBody *= out.rotationalDragFactor;
         out.drag.strainRate = 0.5 * (fluid.velocityGradient + fluid.velocityGradient.transpose());
     }
-    const double volume = s.volume(); // (two Beta functions: once per call)
+    const double volume = p.factors.volume;
     const double fluidMass = fluid.density * volume;
     if (model.buoyancy) out.force -= fluidMass * gravity;
     if (model.pressureGradient && model.pressureFromField) {
@@ -170,7 +170,7 @@ ParticleFluidForces fluidForces(const HydrodynamicShape& p, double mass, const Q
     }
     // rotation likewise with the added moment of inertia
     if (addedInertia != Vec3::Zero()) {
-        const Vec3 inertia = s.principalInertia(mass / volume);
+        const Vec3 inertia = (mass / volume) * p.factors.inertiaPerDensity;
         const Vec3 rotationRatio = inertia.cwiseQuotient(inertia + addedInertia);
         out.drag.rotationBody = out.drag.rotationBody.cwiseProduct(rotationRatio);
         out.drag.rotation = scaleBodyDiagonal(out.drag.rotation, R, rotationRatio);
