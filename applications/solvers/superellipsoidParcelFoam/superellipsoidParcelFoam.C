@@ -65,13 +65,18 @@ int main(int argc, char *argv[])
 
     // the largest time step so far (checkTimeStepCollapse.H)
     scalar largestDeltaT = runTime.deltaTValue();
+    // the largest drag number of the last step (dragNumber.H), and its limit
+    scalar dragNum = 0;
+    scalar maxDragNumber = 0;
+    #include "readDragNumberControl.H"
 
     while (runTime.run())
     {
         #include "readTimeControls.H"
+        #include "readDragNumberControl.H"
         #include "CourantNo.H"
         #include "checkCourant.H"
-        #include "setDeltaT.H"
+        #include "setDeltaTWithDrag.H"
         #include "checkTimeStepCollapse.H"
 
         ++runTime;
@@ -94,6 +99,7 @@ int main(int argc, char *argv[])
             alphacf = fvc::interpolate(alphac);
         }
         alphaPhic = alphacf*phi;
+        #include "dragNumber.H"
 
         // The cloud's momentum source: implicit part kept in cloudSU, the
         // explicit part as a force density through the pressure equation.

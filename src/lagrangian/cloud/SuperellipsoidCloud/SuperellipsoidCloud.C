@@ -375,8 +375,10 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
             << "cloud " << this->name() << ": a particle has " << maxMassLoading
             << " times the fluid mass of its cell, with an explicit momentum"
             << " source (sourceTerms U explicit): the two-way coupling can"
-            << " become unstable. Use 'U semiImplicit 1' or cells larger than"
-            << " the particles (reported 3 times at most)" << endl;
+            << " become unstable. Limit the step by the drag number"
+            << " ('maxDragNumber 1' with 'adjustTimeStep yes' in"
+            << " system/controlDict), or use 'U semiImplicit 1' or cells"
+            << " larger than the particles (reported 3 times at most)" << endl;
     }
 
     reduce(maxRe, maxOp<scalar>());
