@@ -52,6 +52,7 @@ Foam::particleVolumeFraction::particleVolumeFraction
     // every cell's face planes, outward, with the cell beyond each
     const labelList& owner = mesh.faceOwner();
     const labelList& neighbour = mesh.faceNeighbour();
+    const polyBoundaryMesh& patches = mesh.boundaryMesh();
     const vectorField normals(mesh.faceAreas()/mag(mesh.faceAreas()));
     const cellList& cells = mesh.cells();
     forAll(cells, c)
@@ -70,7 +71,9 @@ Foam::particleVolumeFraction::particleVolumeFraction
             planeNormals_[k] = own ? normals[f] : -normals[f];
             planeOffsets_[k] = planeNormals_[k] & mesh.faceCentres()[f];
             planeNeighbours_[k] =
-                f < mesh.nInternalFaces() ? (own ? neighbour[f] : owner[f]) : -1;
+                f < mesh.nInternalFaces() ? (own ? neighbour[f] : owner[f])
+              : patches[patches.whichPatch(f)].coupled() ? coupledPlane
+              : keepsPlane;
             ++k;
         }
     }
@@ -107,6 +110,22 @@ Foam::scalar Foam::particleVolumeFraction::clearance(const point& p, const label
 }
 
 
+Foam::scalar Foam::particleVolumeFraction::passingClearance
+(
+    const point& p,
+    const label c
+) const
+{
+    scalar nearest = GREAT;
+    for (label k = planeStart_[c]; k < planeStart_[c + 1]; ++k)
+    {
+        if (planeNeighbours_[k] == keepsPlane) continue;
+        nearest = min(nearest, planeOffsets_[k] - (planeNormals_[k] & p));
+    }
+    return nearest;
+}
+
+
 Foam::label Foam::particleVolumeFraction::walk
 (
     const point& p,
@@ -116,10 +135,12 @@ Foam::label Foam::particleVolumeFraction::walk
 {
     // from cell c across the face whose plane p lies farthest beyond, until
     // p is inside (a few steps for neighbouring points); -1 at the boundary.
-    // inside: p's distance inside the nearest face plane of its cell
+    // inside: p's distance inside the nearest face plane of its cell that
+    // passes volume on (a wall keeps a point's cube in its cell)
     for (label step = 0; step < 32; ++step)
     {
         scalar worst = GREAT;
+        scalar passing = GREAT;
         label exit = -1;
         for (label k = planeStart_[c]; k < planeStart_[c + 1]; ++k)
         {
@@ -129,10 +150,14 @@ Foam::label Foam::particleVolumeFraction::walk
                 worst = d;
                 exit = k;
             }
+            if (planeNeighbours_[k] != keepsPlane && d < passing)
+            {
+                passing = d;
+            }
         }
         if (worst >= 0)
         {
-            inside = worst;
+            inside = passing;
             return c;
         }
         c = planeNeighbours_[exit];
@@ -226,27 +251,171 @@ void Foam::particleVolumeFraction::deposit
     scalar inside = 0;   // the located point's distance inside its cell
     label last = startCell >= 0 ? walk(x0, startCell, inside) : -1;
     if (last < 0) last = mesh_.cellTree().findInside(x0);
-    // a particle well inside one cell (cells larger than the particles) at once
-    if (last >= 0 && clearance(x0, last) > R + halfWidth)
-    {
-        sink.add(last, w*scalar(samples.points.size()));
-        return;
-    }
     const auto locate = [&](const point& p)
     {
         const label c = last >= 0 ? walk(p, last, inside) : -1;
         if (c >= 0) return c;
         const label found = search(p, box, candidates, searched);
-        if (found >= 0) inside = clearance(p, found);
+        if (found >= 0) inside = passingClearance(p, found);
         return found;
     };
+    // one point, wherever it lies
+    const auto depositPoint = [&](const point& p)
+    {
+        label found = locate(p);
+        // its cube lies in the cell (or, outside the mesh, it goes whole
+        // to the nearest cell)
+        bool whole = found >= 0 && inside >= halfWidth;
+        if (found < 0)
+        {
+            whole = true;
+            // not in this mesh: a halo copy's point belongs to its owner's
+            // (or another) processor; an owned particle's point is another
+            // processor's if it lies in its mesh box, otherwise outside the
+            // domain (a particle within the contact tolerance of a wall):
+            // kept in the nearest cell, so no volume is lost
+            if (!owned) return;
+            sef::Vec3 wrapped = toEigen(p);
+            if (lattice_.wrap(wrapped)) return;   // beyond a periodic boundary: its image's
+            bool elsewhere = false;
+            for (const boundBox& b : otherBoxes_)
+            {
+                elsewhere = elsewhere || b.contains(p);
+            }
+            if (elsewhere || candidates.empty()) return;
+            scalar nearest = GREAT;
+            for (const label c : candidates)
+            {
+                const scalar d = magSqr(mesh_.cellCentres()[c] - p);
+                if (d < nearest)
+                {
+                    nearest = d;
+                    found = c;
+                }
+            }
+        }
+        last = found;
+        if (whole)
+        {
+            sink.add(found, w);
+        }
+        else
+        {
+            addPoint(p, found, w, halfWidth, sink);
+        }
+    };
+
+    // An owned particle whose ball reaches only internal faces of its
+    // centre's cell (home), besides walls: each point is placed by those
+    // faces' planes alone (the others lie farther than the ball), and its
+    // cube is split across them as addPoint splits it. Points beyond one
+    // of them take the walk. (Cells larger than the particles: most
+    // points never leave home.)
+    const label home = last;
+    if (home >= 0 && owned)
+    {
+        FixedList<label, 12> reached;
+        label nReached = 0;
+        bool simple = true;
+        for (label k = planeStart_[home]; k < planeStart_[home + 1]; ++k)
+        {
+            if (planeNeighbours_[k] == keepsPlane) continue;
+            if (planeOffsets_[k] - (planeNormals_[k] & x0) > R + halfWidth) continue;
+            if (planeNeighbours_[k] == coupledPlane || nReached == reached.size())
+            {
+                simple = false;
+                break;
+            }
+            reached[nReached++] = k;
+        }
+        if (simple && nReached == 0)
+        {
+            // well inside one cell (or beyond its walls only) at once
+            sink.add(home, w*scalar(samples.points.size()));
+            return;
+        }
+        if (simple)
+        {
+            // the clusters' and points' distances inside the reached planes
+            FixedList<scalar, 12> offset;
+            FixedList<vector, 12> normal;
+            for (label r = 0; r < nReached; ++r)
+            {
+                const label k = reached[r];
+                normal[r] = planeNormals_[k];
+                offset[r] = planeOffsets_[k] - (normal[r] & x0);
+            }
+            label inHome = 0;   // points whose cubes lie in home
+            forAll(clusterCentres, clusteri)
+            {
+                const sef::VolumeSampleCluster& cluster = samples.clusters[clusteri];
+                const vector centre = rotation & clusterCentres[clusteri];
+                scalar nearest = GREAT;
+                for (label r = 0; r < nReached; ++r)
+                {
+                    nearest = min(nearest, offset[r] - (normal[r] & centre));
+                }
+                if (nearest > cluster.radius + halfWidth)
+                {
+                    inHome += label(cluster.end - cluster.begin);
+                    continue;
+                }
+                for (std::size_t j = cluster.begin; j < cluster.end; ++j)
+                {
+                    const vector q = rotation & bodyPoints[label(j)];
+                    FixedList<scalar, 12> share;
+                    scalar total = 0;
+                    bool beyond = false;
+                    for (label r = 0; r < nReached; ++r)
+                    {
+                        const scalar d = offset[r] - (normal[r] & q);
+                        beyond = beyond || d < 0;
+                        share[r] = d < halfWidth ? 0.5*(halfWidth - max(d, scalar(0)))/halfWidth : 0;
+                        total += share[r];
+                    }
+                    if (beyond)
+                    {
+                        last = home;
+                        depositPoint(x0 + q);
+                        continue;
+                    }
+                    if (total == 0)
+                    {
+                        ++inHome;
+                        continue;
+                    }
+                    const scalar scale = total > 1 ? 1/total : 1;
+                    scalar kept = w;
+                    for (label r = 0; r < nReached; ++r)
+                    {
+                        if (share[r] == 0) continue;
+                        const scalar part = w*share[r]*scale;
+                        sink.add(planeNeighbours_[reached[r]], part);
+                        kept -= part;
+                    }
+                    sink.add(home, kept);
+                }
+            }
+            if (inHome > 0) sink.add(home, w*scalar(inHome));
+            return;
+        }
+    }
+
+    // the general case: a halo copy, a particle reaching a processor or
+    // cyclic face, or one whose centre no walk found
     forAll(clusterCentres, clusteri)
     {
         const sef::VolumeSampleCluster& cluster = samples.clusters[clusteri];
         // a cluster well inside one cell (no point near a face) goes at once
         const point centre = x0 + (rotation & clusterCentres[clusteri]);
         const label k = locate(centre);
-        if (k >= 0 && inside > cluster.radius + halfWidth)
+        // (a halo copy's points beyond a wall are its owner's: only a
+        // cluster inside every face of the cell)
+        if
+        (
+            k >= 0 && inside > cluster.radius + halfWidth
+         && (owned || clearance(centre, k) > cluster.radius + halfWidth)
+        )
         {
             sink.add(k, w*scalar(cluster.end - cluster.begin));
             last = k;
@@ -254,49 +423,7 @@ void Foam::particleVolumeFraction::deposit
         }
         for (std::size_t j = cluster.begin; j < cluster.end; ++j)
         {
-            const point p = x0 + (rotation & bodyPoints[label(j)]);
-            label found = locate(p);
-            // its cube lies in the cell (or, outside the mesh, it goes whole
-            // to the nearest cell)
-            bool whole = found >= 0 && inside >= halfWidth;
-            if (found < 0)
-            {
-                whole = true;
-                // not in this mesh: a halo copy's point belongs to its
-                // owner's (or another) processor; an owned particle's point
-                // is another processor's if it lies in its mesh box,
-                // otherwise outside the domain (a particle within the
-                // contact tolerance of a wall): kept in the nearest cell, so
-                // no volume is lost
-                if (!owned) continue;
-                sef::Vec3 wrapped = toEigen(p);
-                if (lattice_.wrap(wrapped)) continue;   // beyond a periodic boundary: its image's
-                bool elsewhere = false;
-                for (const boundBox& b : otherBoxes_)
-                {
-                    elsewhere = elsewhere || b.contains(p);
-                }
-                if (elsewhere || candidates.empty()) continue;
-                scalar nearest = GREAT;
-                for (const label c : candidates)
-                {
-                    const scalar d = magSqr(mesh_.cellCentres()[c] - p);
-                    if (d < nearest)
-                    {
-                        nearest = d;
-                        found = c;
-                    }
-                }
-            }
-            last = found;
-            if (whole)
-            {
-                sink.add(found, w);
-            }
-            else
-            {
-                addPoint(p, found, w, halfWidth, sink);
-            }
+            depositPoint(x0 + (rotation & bodyPoints[label(j)]));
         }
     }
 }
