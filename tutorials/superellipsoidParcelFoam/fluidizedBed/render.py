@@ -72,7 +72,9 @@ def vtkFiles(case, cloud="particleCloud"):
 def render(frames):
     if not frames:
         return
-    job = os.path.abspath("images/frames.json")
+    # (one job file per process: Allrun renders each shape as its run ends,
+    # while the other may still be rendering)
+    job = os.path.abspath(f"images/frames-{os.getpid()}.json")
     json.dump(frames, open(job, "w"))
     for attempt in range(3):   # xvfb-run -a can race with another X server starting
         r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", "pvbatch", os.path.join(here, "renderFrames.py"), job],
