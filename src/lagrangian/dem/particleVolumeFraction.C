@@ -188,6 +188,41 @@ Foam::label Foam::particleVolumeFraction::search
 }
 
 
+void Foam::particleVolumeFraction::cubeSplit::add
+(
+    const label cell,
+    const scalar d,
+    const scalar h
+)
+{
+    if (d >= h || n == across.size()) return;
+    across[n] = cell;
+    share[n] = 0.5*(h - max(d, scalar(0)))/h;
+    total += share[n];
+    ++n;
+}
+
+
+void Foam::particleVolumeFraction::addSplit
+(
+    const label c,
+    const scalar w,
+    const cubeSplit& split,
+    volumeSink& sink
+) const
+{
+    const scalar scale = split.total > 1 ? 1/split.total : 1;
+    scalar kept = w;
+    for (label k = 0; k < split.n; ++k)
+    {
+        const scalar part = w*split.share[k]*scale;
+        sink.add(split.across[k], part);
+        kept -= part;
+    }
+    sink.add(c, kept);
+}
+
+
 void Foam::particleVolumeFraction::addPoint
 (
     const point& p,
@@ -199,29 +234,13 @@ void Foam::particleVolumeFraction::addPoint
 {
     // the point's cube of side 2 halfWidth: its part beyond each near
     // internal face (boundary and processor faces keep it)
-    FixedList<label, 12> across;
-    FixedList<scalar, 12> share;
-    label n = 0;
-    scalar total = 0;
-    for (label k = planeStart_[c]; k < planeStart_[c + 1] && n < across.size(); ++k)
+    cubeSplit split;
+    for (label k = planeStart_[c]; k < planeStart_[c + 1]; ++k)
     {
         if (planeNeighbours_[k] < 0) continue;
-        const scalar d = planeOffsets_[k] - (planeNormals_[k] & p);
-        if (d >= halfWidth) continue;
-        across[n] = planeNeighbours_[k];
-        share[n] = 0.5*(halfWidth - max(d, scalar(0)))/halfWidth;
-        total += share[n];
-        ++n;
+        split.add(planeNeighbours_[k], planeOffsets_[k] - (planeNormals_[k] & p), halfWidth);
     }
-    const scalar scale = total > 1 ? 1/total : 1;
-    scalar kept = w;
-    for (label k = 0; k < n; ++k)
-    {
-        const scalar part = w*share[k]*scale;
-        sink.add(across[k], part);
-        kept -= part;
-    }
-    sink.add(c, kept);
+    addSplit(c, w, split, sink);
 }
 
 
@@ -363,37 +382,27 @@ void Foam::particleVolumeFraction::deposit
                 for (std::size_t j = cluster.begin; j < cluster.end; ++j)
                 {
                     const vector q = rotation & bodyPoints[label(j)];
-                    FixedList<scalar, 12> share;
-                    scalar total = 0;
+                    cubeSplit split;
                     bool beyond = false;
                     for (label r = 0; r < nReached; ++r)
                     {
                         const scalar d = offset[r] - (normal[r] & q);
                         beyond = beyond || d < 0;
-                        share[r] = d < halfWidth ? 0.5*(halfWidth - max(d, scalar(0)))/halfWidth : 0;
-                        total += share[r];
+                        split.add(planeNeighbours_[reached[r]], d, halfWidth);
                     }
                     if (beyond)
                     {
                         last = home;
                         depositPoint(x0 + q);
-                        continue;
                     }
-                    if (total == 0)
+                    else if (split.n == 0)
                     {
                         ++inHome;
-                        continue;
                     }
-                    const scalar scale = total > 1 ? 1/total : 1;
-                    scalar kept = w;
-                    for (label r = 0; r < nReached; ++r)
+                    else
                     {
-                        if (share[r] == 0) continue;
-                        const scalar part = w*share[r]*scale;
-                        sink.add(planeNeighbours_[reached[r]], part);
-                        kept -= part;
+                        addSplit(home, w, split, sink);
                     }
-                    sink.add(home, kept);
                 }
             }
             if (inHome > 0) sink.add(home, w*scalar(inHome));
