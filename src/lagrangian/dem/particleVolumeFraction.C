@@ -21,6 +21,7 @@ Foam::particleVolumeFraction::particleVolumeFraction
 )
 :
     mesh_(mesh),
+    meshBox_(mesh.points(), false),
     lattice_(lattice),
     planeStart_(mesh.nCells() + 1, 0)
 {
@@ -96,6 +97,16 @@ void Foam::particleVolumeFraction::volumeSink::add(const label c, const scalar v
         }
     }
     shares->push_back({c, v});
+}
+
+
+bool Foam::particleVolumeFraction::outsideBox(const point& c, const scalar r) const
+{
+    for (direction d = 0; d < vector::nComponents; ++d)
+    {
+        if (c[d] + r < meshBox_.min()[d] || c[d] - r > meshBox_.max()[d]) return true;
+    }
+    return false;
 }
 
 
@@ -268,8 +279,27 @@ void Foam::particleVolumeFraction::deposit
     const scalar halfWidth = 0.5*std::cbrt(w);
     // the previous point's cell (walks start there); the centre's first
     scalar inside = 0;   // the located point's distance inside its cell
-    label last = startCell >= 0 ? walk(x0, startCell, inside) : -1;
-    if (last < 0) last = mesh_.cellTree().findInside(x0);
+    label last = -1;
+    if (owned || meshBox_.contains(x0))
+    {
+        last = startCell >= 0 ? walk(x0, startCell, inside) : -1;
+        // (OpenFOAM's findInside tests the cells of the nearest octree
+        // leaf even for a point outside the mesh)
+        if (last < 0 && meshBox_.contains(x0)) last = mesh_.cellTree().findInside(x0);
+    }
+    else if (startCell >= 0)
+    {
+        // a periodic image beyond this mesh: its points here are found by
+        // walks from the cell at the nearest point of the mesh box, reached
+        // from its source's cell (startCell); otherwise by the box search
+        const vector margin = 1e-6*meshBox_.span();
+        point nearest;
+        for (direction d = 0; d < vector::nComponents; ++d)
+        {
+            nearest[d] = min(max(x0[d], meshBox_.min()[d] + margin[d]), meshBox_.max()[d] - margin[d]);
+        }
+        last = walk(nearest, startCell, inside);
+    }
     const auto locate = [&](const point& p)
     {
         const label c = last >= 0 ? walk(p, last, inside) : -1;
@@ -281,6 +311,14 @@ void Foam::particleVolumeFraction::deposit
     // one point, wherever it lies
     const auto depositPoint = [&](const point& p)
     {
+        // beyond this mesh's box: a halo copy's point is its owner's, an
+        // owned particle's beyond a periodic boundary its image's (what
+        // the search below would conclude, without searching)
+        if (!meshBox_.contains(p))
+        {
+            sef::Vec3 wrapped = toEigen(p);
+            if (!owned || lattice_.wrap(wrapped)) return;
+        }
         label found = locate(p);
         // its cube lies in the cell (or, outside the mesh, it goes whole
         // to the nearest cell)
@@ -324,12 +362,13 @@ void Foam::particleVolumeFraction::deposit
         }
     };
 
-    // An owned particle whose ball reaches only internal faces of its
-    // centre's cell (home), besides walls: each point is placed by those
-    // faces' planes alone (the others lie farther than the ball), and its
-    // cube is split across them as addPoint splits it. Points beyond one
-    // of them take the walk. (Cells larger than the particles: most
-    // points never leave home.)
+    // An owned particle whose centre's cell (home) was found: each point
+    // is placed by the planes of home's faces that the ball reaches
+    // (internal, processor and cyclic: the others lie farther than the
+    // ball, and walls keep the volume in home), and its cube is split
+    // across the internal ones as addPoint splits it. Points beyond one of
+    // them take the walk. (Cells larger than the particles: most points
+    // never leave home.)
     const label home = last;
     if (home >= 0 && owned)
     {
@@ -340,7 +379,7 @@ void Foam::particleVolumeFraction::deposit
         {
             if (planeNeighbours_[k] == keepsPlane) continue;
             if (planeOffsets_[k] - (planeNormals_[k] & x0) > R + halfWidth) continue;
-            if (planeNeighbours_[k] == coupledPlane || nReached == reached.size())
+            if (nReached == reached.size())
             {
                 simple = false;
                 break;
@@ -388,7 +427,11 @@ void Foam::particleVolumeFraction::deposit
                     {
                         const scalar d = offset[r] - (normal[r] & q);
                         beyond = beyond || d < 0;
-                        split.add(planeNeighbours_[reached[r]], d, halfWidth);
+                        // (a cube keeps its part beyond a processor or
+                        // cyclic face, as addPoint does: the point's
+                        // cell is its own)
+                        const label across = planeNeighbours_[reached[r]];
+                        if (across >= 0) split.add(across, d, halfWidth);
                     }
                     if (beyond)
                     {
@@ -410,13 +453,15 @@ void Foam::particleVolumeFraction::deposit
         }
     }
 
-    // the general case: a halo copy, a particle reaching a processor or
-    // cyclic face, or one whose centre no walk found
+    // the general case: a halo copy, or an owned particle whose centre no
+    // walk found
     forAll(clusterCentres, clusteri)
     {
         const sef::VolumeSampleCluster& cluster = samples.clusters[clusteri];
-        // a cluster well inside one cell (no point near a face) goes at once
         const point centre = x0 + (rotation & clusterCentres[clusteri]);
+        // a halo copy's cluster beyond the mesh box is all its owner's
+        if (!owned && outsideBox(centre, cluster.radius)) continue;
+        // a cluster well inside one cell (no point near a face) goes at once
         const label k = locate(centre);
         // (a halo copy's points beyond a wall are its owner's: only a
         // cluster inside every face of the cell)

@@ -270,6 +270,17 @@ Foam::SuperellipsoidCloud<CloudType>::solidFraction()
     if (images_)
     {
         images_->build(ps, 0, halo_.get());
+        // a periodic image's walks start at its source's cell (the deposit
+        // walks from there to the image's part inside this mesh)
+        cells.setSize(label(ps.size()), -1);
+        for (std::size_t h = 0; owned + h < ps.size(); ++h)
+        {
+            const long source = images_->localSource(h);
+            if (source >= 0 && std::size_t(source) < owned)
+            {
+                cells[label(owned + h)] = cells[label(source)];
+            }
+        }
     }
     scalarField volumes(this->mesh().nCells(), Zero);
     std::vector<cellShares> shares;
