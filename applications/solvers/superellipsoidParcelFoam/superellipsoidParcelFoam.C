@@ -67,6 +67,7 @@ int main(int argc, char *argv[])
     scalar largestDeltaT = runTime.deltaTValue();
     // the largest drag number of the last step (dragNumber.H), and its limit
     scalar dragNum = 0;
+    label dragNumberWarnings = 0;
     scalar maxDragNumber = 0;
     #include "readDragNumberControl.H"
 

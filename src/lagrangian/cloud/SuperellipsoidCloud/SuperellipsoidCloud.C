@@ -131,7 +131,6 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
     // Kept until the step is done: the fluid's share needs them
     std::vector<sef::ParticleFluidForces> fluidForces(settings_.anyFluidForce ? n : 0);
     scalar maxRe = 0;
-    scalar maxMassLoading = 0;   // particle mass / fluid mass of its cell
     // decomposed runs: how far a particle can move in the step (halo width)
     scalar maxSpeed = 0, maxAcceleration = g.norm();
     for (const sef::Vec3& v : system_.velocity) maxSpeed = max(maxSpeed, v.norm());
@@ -246,12 +245,6 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
                 maxAcceleration,
                 (g + f.force/settings_.types.types[p.shapeType()].mass).norm()
             );
-            maxMassLoading = max
-            (
-                maxMassLoading,
-                settings_.types.types[p.shapeType()].mass
-               /(fluid.density*this->mesh().V()[p.cell()])
-            );
         }
     }
     totals_.forceSeconds += clock.timeIncrement();
@@ -363,24 +356,6 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
         }
     }
 
-    // An explicit momentum source overshoots (and the coupled flow blows up)
-    // where a cell's particles outweigh its fluid: say so, early
-    if
-    (
-        coupled && !this->solution().semiImplicit("U") && maxMassLoading > 1
-     && ++massLoadingWarnings_ <= 3
-    )
-    {
-        WarningInFunction
-            << "cloud " << this->name() << ": a particle has " << maxMassLoading
-            << " times the fluid mass of its cell, with an explicit momentum"
-            << " source (sourceTerms U explicit): the two-way coupling can"
-            << " become unstable. Limit the step by the drag number"
-            << " ('maxDragNumber 1' with 'adjustTimeStep yes' in"
-            << " system/controlDict), or use 'U semiImplicit 1' or cells"
-            << " larger than the particles (reported 3 times at most)" << endl;
-    }
-
     reduce(maxRe, maxOp<scalar>());
     reduce(lastStep_.fluidForce, sumOp<vector>());
     reduce(lastStep_.pressureForce, sumOp<vector>());
@@ -454,7 +429,6 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
     injectorTypes_(),
     currentInjector_(-1),
     nextParticleId_(0),
-    massLoadingWarnings_(0),
     trace_(this->db().time(), this->particleProperties())
 {
     // collisions across cyclic patch pairs (doc/periodic.md)
