@@ -100,16 +100,6 @@ void Foam::particleVolumeFraction::volumeSink::add(const label c, const scalar v
 }
 
 
-bool Foam::particleVolumeFraction::outsideBox(const point& c, const scalar r) const
-{
-    for (direction d = 0; d < vector::nComponents; ++d)
-    {
-        if (c[d] + r < meshBox_.min()[d] || c[d] - r > meshBox_.max()[d]) return true;
-    }
-    return false;
-}
-
-
 Foam::scalar Foam::particleVolumeFraction::clearance(const point& p, const label c) const
 {
     scalar nearest = GREAT;
@@ -292,13 +282,9 @@ void Foam::particleVolumeFraction::deposit
         // a periodic image beyond this mesh: its points here are found by
         // walks from the cell at the nearest point of the mesh box, reached
         // from its source's cell (startCell); otherwise by the box search
-        const vector margin = 1e-6*meshBox_.span();
-        point nearest;
-        for (direction d = 0; d < vector::nComponents; ++d)
-        {
-            nearest[d] = min(max(x0[d], meshBox_.min()[d] + margin[d]), meshBox_.max()[d] - margin[d]);
-        }
-        last = walk(nearest, startCell, inside);
+        boundBox inner(meshBox_);
+        inner.inflate(-1e-6);   // (a point on the box may be on no cell's side)
+        last = walk(inner.nearest(x0), startCell, inside);
     }
     const auto locate = [&](const point& p)
     {
@@ -460,7 +446,7 @@ void Foam::particleVolumeFraction::deposit
         const sef::VolumeSampleCluster& cluster = samples.clusters[clusteri];
         const point centre = x0 + (rotation & clusterCentres[clusteri]);
         // a halo copy's cluster beyond the mesh box is all its owner's
-        if (!owned && outsideBox(centre, cluster.radius)) continue;
+        if (!owned && !meshBox_.overlaps(centre, sqr(cluster.radius))) continue;
         // a cluster well inside one cell (no point near a face) goes at once
         const label k = locate(centre);
         // (a halo copy's points beyond a wall are its owner's: only a
