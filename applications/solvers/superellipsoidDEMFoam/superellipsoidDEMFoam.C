@@ -278,6 +278,7 @@ int main(int argc, char *argv[])
     wordList cloudKeywords(demCloudPropertiesKeywords());
     cloudKeywords.append(wordList({"stopWhenSettled"}));
     cloudKeywords.append(particleTrace::keywords());
+    cloudKeywords.append(stepAverage::keyword());
     cloudKeywords.append(wallSchedule::keywords());
     cloudKeywords.append(particleFeeder::keywords());
     checkKeywords(cloudDict, cloudKeywords, false);
@@ -290,7 +291,7 @@ int main(int argc, char *argv[])
     // patches particles leave through
     const wallSchedule schedule(mesh, cloudDict);
     particleOutlets outlets(mesh);
-    wallLoads loads(mesh, "wallLoads");
+    wallLoads loads(mesh, "wallLoads", cloudDict);
     particleFeeder feeder(mesh, cloudDict, props.types, props.typeFractions);
     // Cyclic patch pairs: periodic directions (doc/periodic.md)
     const sef::dem::PeriodicLattice periodic = meshPeriodicity(mesh);
@@ -763,6 +764,8 @@ int main(int argc, char *argv[])
         }
     }
 
+    // (a run that settled ended after its loads were added)
+    loads.flush();
     const double wallSeconds = clock.elapsedTime();
     const sef::dem::ParticleSystem all = gatherParticles(particles);
     const double bedHeight = bedHeight95(all, walls, props.engine.gravity);

@@ -5,7 +5,7 @@
 #include "PstreamReduceOps.H"
 
 
-Foam::wallLoads::wallLoads(const polyMesh& mesh, const word& name)
+Foam::wallLoads::wallLoads(const polyMesh& mesh, const word& name, const dictionary& dict)
 :
     mesh_(mesh),
     dir_
@@ -13,7 +13,8 @@ Foam::wallLoads::wallLoads(const polyMesh& mesh, const word& name)
         mesh.time().globalPath()/"postProcessing"/name
        /mesh.time().timeName(mesh.time().startTime().value())
     ),
-    column_(mesh.boundaryMesh().size(), -1)
+    column_(mesh.boundaryMesh().size(), -1),
+    average_(dict)
 {
     DynamicList<label> walls;
     for (const polyPatch& pp : mesh.boundaryMesh())
@@ -23,6 +24,8 @@ Foam::wallLoads::wallLoads(const polyMesh& mesh, const word& name)
         walls.append(pp.index());
     }
     patches_.transfer(walls);
+    impulse_.setSize(patches_.size(), Zero);
+    angularImpulse_.setSize(patches_.size(), Zero);
 }
 
 
@@ -32,9 +35,10 @@ void Foam::wallLoads::writeHeader()
     file_.reset(new OFstream(dir_/"wallLoads.dat"));
     OFstream& os = file_();
     os.precision(12);
-    os  << "# Loads of the particles on each wall patch: the mean force over the"
-        << " step [N] (contact impulses and push-back, divided by the step)"
-        << " and its moment about the origin [N m]" << nl
+    os  << "# Loads of the particles on each wall patch: the mean force [N]"
+        << " (contact impulses and push-back, divided by the time) and its"
+        << " moment about the origin [N m] over the steps since the previous"
+        << " line (or the run's start)" << nl
         << "# time";
     for (const label patchi : patches_)
     {
@@ -48,17 +52,36 @@ void Foam::wallLoads::writeHeader()
 void Foam::wallLoads::write(const sef::dem::StepStatistics& stats, const scalar dt)
 {
     if (patches_.empty()) return;
-    vectorField force(patches_.size(), Zero), moment(patches_.size(), Zero);
     for (const sef::dem::WallLoad& load : stats.wallLoads)
     {
         const label k =
             load.patch >= 0 && load.patch < column_.size() ? column_[load.patch] : -1;
         if (k < 0) continue;   // (a tag that is not a wall patch: none in a mesh's walls)
-        force[k] += toFoam(load.impulse)/dt;
-        moment[k] += toFoam(load.moment)/dt;
+        impulse_[k] += toFoam(load.impulse);
+        angularImpulse_[k] += toFoam(load.moment);
     }
-    reduce(force, sumOp<vectorField>());
-    reduce(moment, sumOp<vectorField>());
+    if (average_.add(mesh_.time(), dt))
+    {
+        writeLine();
+    }
+}
+
+
+void Foam::wallLoads::flush()
+{
+    if (patches_.empty() || !average_.pending()) return;
+    writeLine();
+}
+
+
+void Foam::wallLoads::writeLine()
+{
+    const scalar span = average_.take();
+    reduce(impulse_, sumOp<vectorField>());
+    reduce(angularImpulse_, sumOp<vectorField>());
+    const vectorField force(impulse_/span), moment(angularImpulse_/span);
+    impulse_ = Zero;
+    angularImpulse_ = Zero;
     if (!Pstream::master()) return;
     if (!file_.valid()) writeHeader();
     OFstream& os = file_();
@@ -70,3 +93,6 @@ void Foam::wallLoads::write(const sef::dem::StepStatistics& stats, const scalar 
     }
     os  << nl;
 }
+
+
+// ************************************************************************* //

@@ -298,7 +298,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
         }
         if (!wallLoads_.valid())
         {
-            wallLoads_.reset(new wallLoads(this->mesh(), this->name()));
+            wallLoads_.reset(new wallLoads(this->mesh(), this->name(), this->particleProperties()));
         }
         wallLoads_->write(lastStep_.stats, dt);
         reduceStatistics(lastStep_.stats);
@@ -429,7 +429,8 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
     injectorTypes_(),
     currentInjector_(-1),
     nextParticleId_(0),
-    trace_(this->db().time(), this->particleProperties())
+    trace_(this->db().time(), this->particleProperties()),
+    fluidForceAverage_(this->particleProperties())
 {
     // collisions across cyclic patch pairs (doc/periodic.md)
     const sef::dem::PeriodicLattice periodic = meshPeriodicity(this->mesh());

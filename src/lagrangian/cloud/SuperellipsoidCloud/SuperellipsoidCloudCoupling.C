@@ -216,26 +216,34 @@ template<class CloudType>
 void Foam::SuperellipsoidCloud<CloudType>::writeFluidForce()
 {
     if (!settings_.anyFluidForce || !Pstream::master()) return;
+    const Time& time = this->db().time();
+    const scalar dt = time.deltaTValue();
+    fluidImpulse_ += lastStep_.fluidForce*dt;
+    pressureImpulse_ += lastStep_.pressureForce*dt;
+    if (!fluidForceAverage_.add(time, dt)) return;
+    const scalar span = fluidForceAverage_.take();
+    const vector F = fluidImpulse_/span;
+    const vector P = pressureImpulse_/span;
+    fluidImpulse_ = Zero;
+    pressureImpulse_ = Zero;
     if (!fluidForceFile_.valid())
     {
         // as OpenFOAM's function objects: one file per start time
-        const Time& time = this->db().time();
         const fileName dir =
             time.globalPath()/"postProcessing"/this->name()/time.timeName(time.startTime().value());
         mkDir(dir);
         fluidForceFile_.reset(new OFstream(dir/"fluidForce.dat"));
         fluidForceFile_()
             << "# Total fluid force on the particles of cloud " << this->name()
-            << " [N]: drag, pressure gradient and added mass (buoyancy excluded)"
+            << " [N]: drag, pressure gradient and added mass (buoyancy excluded),"
+            << " the mean over the steps since the previous line (or the run's start)"
             << nl << "# P: its pressure-gradient part, -V grad p (of the pressure at the"
             << " step's start; F - P went to the fluid in the step)"
             << nl << "# time Fx Fy Fz Px Py Pz" << nl;
         fluidForceFile_().precision(12);
     }
-    const vector& F = lastStep_.fluidForce;
-    const vector& P = lastStep_.pressureForce;
     fluidForceFile_()
-        << this->db().time().value() << ' ' << F.x() << ' ' << F.y() << ' ' << F.z()
+        << time.value() << ' ' << F.x() << ' ' << F.y() << ' ' << F.z()
         << ' ' << P.x() << ' ' << P.y() << ' ' << P.z() << nl;
 }
 
