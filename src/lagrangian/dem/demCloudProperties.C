@@ -121,7 +121,7 @@ Foam::wordList Foam::collisionKeywords()
         "pair", "wall", "maxSweeps", "onePartnerPerStep", "patchRimPoints",
         "sweepTolerance", "contactReuseTolerance", "flatContactReuseTolerance",
         "flatContactReuseTranslation", "flatPatchSlideTolerance",
-        "allowedPenetration", "sweepStagnationWindow"
+        "allowedPenetration", "sweepStagnationWindow", "overlapPasses"
     };
 }
 
@@ -397,6 +397,9 @@ void Foam::readCollisionSettings(const dictionary& coll, sef::dem::EngineSetting
         coll.lookupOrDefault<label>("sweepStagnationWindow", defaults.sweepStagnationWindow);
     if (engine.sweepStagnationWindow < 0)
         badEntry(coll, "sweepStagnationWindow", "must be >= 0 (0: off)");
+    engine.overlapPasses = coll.lookupOrDefault<label>("overlapPasses", defaults.overlapPasses);
+    if (engine.overlapPasses < 0)
+        badEntry(coll, "overlapPasses", "must be >= 0 (0: no overlap removal)");
 }
 
 
