@@ -98,3 +98,26 @@ TEST(FastPow, IntegerAndEighthPowersOfBlockyShapes) {
         EXPECT_EQ(powNonNegative(1.0, e), 1.0) << e;
     }
 }
+
+// cubeRoot (the x^(1/3) and x^(4/3) of eps = 0.5 shapes): within 4 ulp of
+// the exact root over its whole fast range [1e-290, 1e290] (log-uniform,
+// against cbrtl), exact for perfect cubes, and std::cbrt's answer outside
+// that range (zero, subnormals, near overflow, infinity), under the traps.
+TEST(FastPow, CubeRootNearTheExactRootOverItsRange) {
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> logX(std::log(1e-290), std::log(1e290));
+    double worst = 0.0;
+    for (int k = 0; k < 200000; ++k) {
+        const double x = std::exp(logX(rng));
+        const long double want = std::cbrt(static_cast<long double>(x));
+        worst = std::max(worst, static_cast<double>(std::fabs((sef::cubeRoot(x) - want) / want)));
+    }
+    EXPECT_LT(worst, 4.0 * std::numeric_limits<double>::epsilon());
+    for (int n = 1; n <= 100000; n += 7) {
+        const double c = double(n) * n * n; // exact below 2^53
+        EXPECT_EQ(sef::cubeRoot(c), double(n)) << n;
+    }
+    for (double x : {0.0, 1e-300, 4.9e-324, 2.2250738585072014e-308, 1e300,
+                     std::numeric_limits<double>::max(), std::numeric_limits<double>::infinity()})
+        EXPECT_EQ(sef::cubeRoot(x), std::cbrt(x)) << x;
+}
