@@ -7,8 +7,8 @@
 // Why: pow was the largest single cost of flat-face contact queries (perf,
 // settled bed of eps = 0.5 blocks: 6 % of the run, from the ~80 support
 // evaluations of a patch outline). sqrt is correctly rounded and cubeRoot
-// within a few ulp, so results move only in the last bits. The exponents are compared
-// exactly: 2/(2 - 0.5) and 4.0/3.0 are the same correctly rounded double.
+// within 4 ulp, so results move only in the last bits. The exponents are
+// compared exactly: 2/(2 - 0.5) and 4.0/3.0 are the same correctly rounded double.
 //
 // Blocky shapes (issue 21): eps = 0.2 and 0.25 give p = 2/eps = 10 and 8
 // exactly (2/0.2 rounds to 10), so the implicit function and its
@@ -23,11 +23,12 @@
 
 namespace sef {
 
-// x^(1/3) for x >= 0, within 3 ulp of glibc's cbrt at half its cost
-// (7 against 15 ns, this machine): the exponent bits divided by 3 start
-// within a few per cent, two Halley steps (cubic convergence) reach about
-// 1e-12 and a Newton step the last bits. cbrt and its scalbn were 10 % of
-// the collision step in a bed of eps = 0.5 blocks (1/3 = 1/(p - 1), p = 4).
+// x^(1/3) for x >= 0, within 4 ulp of the exact root (fastPowTest) at half
+// glibc's cbrt cost (7 against 15 ns, this machine): the exponent bits
+// divided by 3 start within a few per cent, two Halley steps (cubic
+// convergence) reach about 1e-12 and a Newton step the last bits. cbrt and
+// the scalbn it calls were about 14 % of the collision step in a bed of
+// eps = 0.5 blocks (1/3 = 1/(p - 1), p = 4).
 // Outside [1e-290, 1e290] (zero, subnormals, where 2 x or y^3 could
 // overflow, non-finite x) it is std::cbrt. (isfinite first: an ordered
 // comparison with NaN traps under OpenFOAM.)
