@@ -125,6 +125,7 @@ struct ContactResult {
 struct KeptPatch {
     bool valid = false;
     bool hasZone = false; // zone outlines kept; else the caps' reach bounds
+    std::array<std::uint8_t, 2> padding{}; // defined bytes: written to the engine's state file
     float unit = 0.0f;
     // frame origin and t1 in body 1's frame and in body 2's (walls: body 1
     // is the particle, cap1 / zone1 its cap below the face plane and its

@@ -50,6 +50,24 @@ struct IndexedPatch {
     KeptPatch patch;
 };
 
+// Every byte of a record is a member's (the would-be padding is an explicit
+// zeroed member): the same state is then the same file, byte for byte.
+// A member added without accounting for its alignment fails here.
+constexpr std::size_t kRimBytes = sizeof(WarmStartEntry::rimInA);
+static_assert(sizeof(ContactKey) == 3 * sizeof(std::int64_t));
+static_assert(sizeof(PatchGuess) == sizeof(PatchGuess::x) + 2 * sizeof(float));
+static_assert(sizeof(WarmStartEntry) ==
+              sizeof(ContactKey) + 2 * sizeof(Vec3) + 3 * sizeof(bool) + sizeof(WarmStartEntry::padding) +
+                  sizeof(Quat) + 4 * sizeof(Vec3) + kRimBytes + sizeof(std::int64_t) + 2 * sizeof(double) +
+                  sizeof(PatchGuess));
+static_assert(sizeof(KeptCompliance) ==
+              sizeof(bool) + sizeof(KeptCompliance::padding) + sizeof(Quat) + 2 * sizeof(Mat3));
+static_assert(sizeof(KeptPatch) == 2 * sizeof(bool) + sizeof(KeptPatch::padding) + sizeof(float) +
+                                       4 * sizeof(KeptPatch::origin) + 2 * sizeof(KeptPatch::deepest) +
+                                       sizeof(KeptPatch::relativeRotation) + 4 * sizeof(KeptPatch::cap1) +
+                                       2 * sizeof(KeptPatch::bound1));
+static_assert(sizeof(IndexedPatch) == sizeof(std::uint64_t) + sizeof(KeptPatch));
+
 void writeEntries(std::ostream& os, const std::vector<WarmStartEntry>& entries,
                   const std::vector<KeptCompliance>& compliances, const std::vector<KeptPatch>& patches) {
     const std::uint64_t count = entries.size();

@@ -60,6 +60,11 @@ struct WarmStartEntry {
     // separatedAlongReference along the same normal: refreshApartReference.)
     bool hasReference = false;
     bool flatReference = false;                  // the answer was a flat-patch centre
+    // The bytes the compiler would leave undefined before the quaternion:
+    // the engine's state file holds these records as bytes
+    // (DemEngineStateIO.cpp), and every byte defined makes it the same
+    // file for the same state.
+    std::array<std::uint8_t, 5> padding{};
     Quat relativeOrientation = Quat::Identity(); // q_A^-1 q_B
     Vec3 relativePosition = Vec3::Zero();        // R_A^T (x_B - x_A)
     Vec3 normalInA = Vec3::UnitZ();
@@ -87,6 +92,7 @@ struct WarmStartEntry {
 // entry size is memory traffic in large systems.
 struct KeptCompliance {
     bool valid = false;
+    std::array<std::uint8_t, 15> padding{}; // defined bytes (WarmStartEntry::padding)
     Quat orientation = Quat::Identity();
     Mat3 compliance = Mat3::Zero(), inverseCompliance = Mat3::Zero();
 };

@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <new>
 #include <random>
+#include <vector>
 
 #include "dem/WarmStartCache.hpp"
 
@@ -190,4 +193,28 @@ TEST(WarmStartCache, KeptPatchesStayWithTheirEntries) {
     WarmStartCache restarted;
     restarted.setEntries(cache.entries(), cache.compliances(), cache.patches());
     check(restarted);
+}
+
+namespace {
+
+// The bytes of a record constructed over memory filled with `fill`.
+template <class T> std::vector<unsigned char> bytesOver(unsigned char fill) {
+    alignas(T) unsigned char storage[sizeof(T)];
+    std::fill(std::begin(storage), std::end(storage), fill);
+    T* record = new (storage) T;
+    std::vector<unsigned char> bytes(storage, storage + sizeof(T));
+    record->~T();
+    return bytes;
+}
+
+} // namespace
+
+// The engine's state file holds these records as raw bytes: every byte must
+// be a member's, set by construction, or a restart file carries whatever
+// the memory held (padding), and identical runs write different files. A
+// record built over 0x00 and over 0xff bytes must come out the same.
+TEST(WarmStartCache, StateRecordsHaveNoUndefinedBytes) {
+    EXPECT_EQ(bytesOver<WarmStartEntry>(0x00), bytesOver<WarmStartEntry>(0xff));
+    EXPECT_EQ(bytesOver<KeptCompliance>(0x00), bytesOver<KeptCompliance>(0xff));
+    EXPECT_EQ(bytesOver<KeptPatch>(0x00), bytesOver<KeptPatch>(0xff));
 }
