@@ -294,17 +294,20 @@ void Foam::particleVolumeFraction::deposit
         if (found >= 0) inside = passingClearance(p, found);
         return found;
     };
+    // a point outside this mesh that another copy of the particle
+    // deposits: a halo copy's point is its owner's, an owned particle's
+    // point beyond a periodic boundary its image's
+    const auto anotherCopys = [&](const point& p)
+    {
+        sef::Vec3 wrapped = toEigen(p);
+        return !owned || lattice_.wrap(wrapped);
+    };
     // one point, wherever it lies
     const auto depositPoint = [&](const point& p)
     {
-        // beyond this mesh's box: a halo copy's point is its owner's, an
-        // owned particle's beyond a periodic boundary its image's (what
-        // the search below would conclude, without searching)
-        if (!meshBox_.contains(p))
-        {
-            sef::Vec3 wrapped = toEigen(p);
-            if (!owned || lattice_.wrap(wrapped)) return;
-        }
+        // beyond this mesh's box: what the search below would conclude,
+        // without searching
+        if (!meshBox_.contains(p) && anotherCopys(p)) return;
         label found = locate(p);
         // its cube lies in the cell (or, outside the mesh, it goes whole
         // to the nearest cell)
@@ -312,14 +315,12 @@ void Foam::particleVolumeFraction::deposit
         if (found < 0)
         {
             whole = true;
-            // not in this mesh: a halo copy's point belongs to its owner's
-            // (or another) processor; an owned particle's point is another
-            // processor's if it lies in its mesh box, otherwise outside the
-            // domain (a particle within the contact tolerance of a wall):
-            // kept in the nearest cell, so no volume is lost
-            if (!owned) return;
-            sef::Vec3 wrapped = toEigen(p);
-            if (lattice_.wrap(wrapped)) return;   // beyond a periodic boundary: its image's
+            // not in this mesh: another copy's, or an owned particle's
+            // point is another processor's if it lies in its mesh box,
+            // otherwise outside the domain (a particle within the contact
+            // tolerance of a wall): kept in the nearest cell, so no volume
+            // is lost
+            if (anotherCopys(p)) return;
             bool elsewhere = false;
             for (const boundBox& b : otherBoxes_)
             {
