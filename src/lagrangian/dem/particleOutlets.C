@@ -50,27 +50,19 @@ void Foam::particleOutlets::open(const label patchi)
 std::vector<std::int64_t> Foam::particleOutlets::leaving
 (
     const sef::dem::ParticleSystem& ps,
-    const std::vector<sef::Vec3>& start
+    const sef::dem::StepStart& start,
+    const sef::dem::PeriodicLattice& periodic
 )
 {
     std::vector<std::int64_t> ids;
     if (faces_.empty()) return ids;
-    for (std::size_t k = 0; k < start.size(); ++k)
+    sef::dem::OutletCrossing crossing(faces_, periodic);
+    for (const sef::dem::LeavingParticle& p : crossing.leaving(start, ps))
     {
-        const sef::Vec3& a = start[k];
-        const sef::Vec3& b = ps.position[k];
-        const sef::Vec3 mid = 0.5*(a + b);
-        const double reach = 0.5*(b - a).norm();
-        if (faces_.noFaceWithin(mid, reach)) continue;
-        near_.clear();
-        faces_.facesNear(mid, reach, near_);
-        if (near_.empty()) continue;
-        const sef::dem::WallSet::Crossing c = faces_.firstOutwardCrossing(a, b, near_);
-        if (c.face < 0) continue;
-        const label patchi = faces_.face(std::size_t(c.face)).patch;
+        const label patchi = faces_.face(std::size_t(p.face)).patch;
         ++stepNumber_[patchi];
-        stepMass_[patchi] += ps.types[ps.type[k]].mass;
-        ids.push_back(ps.id[k]);
+        stepMass_[patchi] += ps.types[ps.type[p.index]].mass;
+        ids.push_back(ps.id[p.index]);
     }
     return ids;
 }

@@ -1,0 +1,62 @@
+#pragma once
+// Which particles left through an outlet in a step: those whose centre's
+// path from the start of the step to its end passes through an outlet face
+// (doc/granular.md, "Outlets").
+//
+// Two things make "start[k] to position[k]" the wrong path:
+// - The engine may reorder the particle arrays in a step
+//   (EngineSettings::reorderParticles, large serial runs), so a particle's
+//   start is found by its id, not its index.
+// - In a periodic domain the centre may pass through a periodic plane in
+//   the same step as through the outlet. Its path then meets the outlet's
+//   plane just beyond the domain, where the face is in a periodic image:
+//   a centre leaving through a slot's face 2 um past the far plane was
+//   missed, and fell on below the domain for ever. The path is taken as the
+//   shortest of the centre's periodic moves (no particle moves half a
+//   period in a step), and tested in every lattice image of the domain.
+#include "dem/ParticleSystem.hpp"
+#include "dem/PeriodicLattice.hpp"
+#include "dem/WallSet.hpp"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace sef::dem {
+
+// The particles' ids and centres at the start of a step.
+struct StepStart {
+    std::vector<std::int64_t> id;
+    std::vector<Vec3> position;
+    static StepStart of(const ParticleSystem& ps) { return {ps.id, ps.position}; }
+};
+
+struct LeavingParticle {
+    std::size_t index; // in the particle system after the step
+    int face;          // the outlet face passed (WallSet index)
+};
+
+class OutletCrossing {
+public:
+    // outlets: the outlet faces (outward normals out of the domain);
+    // lattice: the domain's periodic directions (empty if none).
+    OutletCrossing(const WallSet& outlets, const PeriodicLattice& lattice) : outlets_(&outlets), lattice_(&lattice) {}
+
+    // The particles of ps whose centres passed through an outlet face since
+    // `start`, in index order (particles without a start are skipped).
+    std::vector<LeavingParticle> leaving(const StepStart& start, const ParticleSystem& ps);
+
+    // The outlet face the centre passed through going from a to b (the
+    // shortest periodic move between them), or -1.
+    int facePassed(const Vec3& a, const Vec3& b);
+
+private:
+    int crossing(const Vec3& a, const Vec3& b);
+
+    const WallSet* outlets_;
+    const PeriodicLattice* lattice_;
+    std::vector<int> near_;
+    std::unordered_map<std::int64_t, std::size_t> startOf_;
+};
+
+} // namespace sef::dem
