@@ -22,6 +22,30 @@ Foam::particleOutlets::particleOutlets(const polyMesh& mesh)
     {
         outlet_[pp.index()] =
             !isA<wallPolyPatch>(pp) && !polyPatch::constraintType(pp.type());
+        // The DEM step knows walls, outlets and periodic pairs only:
+        // particles would pass through a mirror or 2-D patch and leave the
+        // domain uncounted
+        // (the type first: every processor has these patches, in the same
+        // order, and all of them take part in the reduction)
+        const word& type = pp.type();
+        if
+        (
+            (
+                type == "symmetry" || type == "symmetryPlane"
+             || type == "wedge" || type == "empty"
+            )
+         && returnReduce(pp.size(), sumOp<label>()) > 0
+        )
+        {
+            FatalErrorInFunction
+                << "Patch '" << pp.name() << "' is of type " << type
+                << ": superellipsoidDEMFoam has no symmetry, wedge or empty"
+                << " boundaries, and particles would pass through it and"
+                << " leave the domain uncounted." << nl
+                << "    Make it a wall (type wall) or an outlet (type patch),"
+                << " or a cyclic pair for a periodic direction."
+                << exit(FatalError);
+        }
     }
     buildFaces();
 }
