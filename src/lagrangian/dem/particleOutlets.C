@@ -24,9 +24,8 @@ Foam::particleOutlets::particleOutlets(const polyMesh& mesh)
             !isA<wallPolyPatch>(pp) && !polyPatch::constraintType(pp.type());
         // The DEM step knows walls, outlets and periodic pairs only:
         // particles would pass through a mirror or 2-D patch and leave the
-        // domain uncounted
-        // (the type first: every processor has these patches, in the same
-        // order, and all of them take part in the reduction)
+        // domain uncounted. (The type is tested first: every processor has
+        // these patches, in the same order, so all join the reduction.)
         const word& type = pp.type();
         if
         (
