@@ -32,7 +32,6 @@ sys.path.insert(0, os.path.join(os.environ.get("SEF_ROOT", os.path.join(os.path.
 from sefCaseDict import macro  # noqa: E402
 
 RHO, G = 2500.0, 9.81
-X, Y, B_ORIFICE = 0.011, 0.004, 0.0036
 C_SLOT, K_BEVERLOO = 1.03, 1.5
 A = 0.0005                        # a = b = D/2
 COLOURS = {0.33: "C0", 0.5: "C1", 1.0: "C2", 1.5: "C3"}   # one per aspect ratio
@@ -59,6 +58,10 @@ def slope(t, v):
 def analyse(run):
     props = f"{run}/constant/superellipsoidCloudProperties"
     c, n0, tOpen = macro(props, "C"), int(macro(props, "N")), macro(props, "OPEN")
+    # the hopper of this run (system/blockMeshDict, in mm): width, period, orifice
+    mesh = f"{run}/system/blockMeshDict"
+    X, Y = 1e-3 * macro(mesh, "X"), 1e-3 * macro(mesh, "Y")
+    B_ORIFICE = 1e-3 * (macro(mesh, "xo2") - macro(mesh, "xo1"))
     vp = volume(A, A, c, EPS1, EPS2)
     dEq = (6 * vp / math.pi) ** (1 / 3)
     s = json.load(open(f"{run}/postProcessing/demSummary.json"))
