@@ -46,6 +46,7 @@ import numpy as np
 # (SEF_ROOT, set by etc/bashrc: the tutorial may be copied anywhere)
 sys.path.insert(0, os.path.join(os.environ.get("SEF_ROOT", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")), "bin"))
 from sefCaseDict import macro  # noqa: E402
+import sefLoads  # noqa: E402
 
 C_BEVERLOO, C_SLOT, K_BEVERLOO, G = 0.58, 1.03, 1.5, 9.81
 B_ORIFICE, L_ORIFICE = 0.054, 0.055
@@ -122,14 +123,8 @@ def wallLoadsBeforeOpening(run, tOpen, window=0.05):
     files = glob.glob(f"{run}/postProcessing/wallLoads/*/wallLoads.dat")
     if not files:
         return {}
-    header = next(l for l in open(files[0]) if l.startswith("# time"))
-    names = re.findall(r"(\w+):Fx", header)
-    d = np.vstack([np.loadtxt(f, ndmin=2) for f in files])
-    d = d[np.argsort(d[:, 0], kind="stable")]
-    t = d[:, 0]
-    dt = np.diff(t, prepend=2 * t[0] - t[1]) if len(t) > 1 else np.ones_like(t)   # (each line ends a step)
-    sel = (t > tOpen - window + 1e-9) & (t <= tOpen + 1e-9)
-    return {n: float(-(d[sel, 3 + 6 * k] * dt[sel]).sum() / dt[sel].sum()) for k, n in enumerate(names)}
+    loads = sefLoads.read(files)
+    return {n: float(-loads.mean(f"{n}:F", tOpen - window, tOpen)[2]) for n in loads.patches}
 
 
 def janssenBaseShare(D, H, muW, K):
