@@ -11,9 +11,9 @@ int OutletCrossing::crossing(const Vec3& a, const Vec3& b) {
     return near_.empty() ? -1 : outlets_->firstOutwardCrossing(a, b, near_).face;
 }
 
-int OutletCrossing::facePassed(const Vec3& a, const Vec3& b) {
+int OutletCrossing::facePassed(const Vec3& a, const Vec3& b, const PeriodicLattice& lattice) {
     if (outlets_->empty()) return -1;
-    const std::vector<Vec3>& shifts = lattice_->shifts();
+    const std::vector<Vec3>& shifts = lattice.shifts();
     // the move: the shortest of b - a + s (a wrap moves the centre by a
     // whole period; a step by far less than half of one)
     Vec3 move = b - a;
@@ -25,7 +25,8 @@ int OutletCrossing::facePassed(const Vec3& a, const Vec3& b) {
     return face;
 }
 
-std::vector<LeavingParticle> OutletCrossing::leaving(const StepStart& start, const ParticleSystem& ps) {
+std::vector<LeavingParticle> OutletCrossing::leaving(const StepStart& start, const ParticleSystem& ps,
+                                                    const PeriodicLattice& lattice) {
     std::vector<LeavingParticle> out;
     if (outlets_->empty()) return out;
     bool sameOrder = start.id.size() <= ps.size();
@@ -43,7 +44,7 @@ std::vector<LeavingParticle> OutletCrossing::leaving(const StepStart& start, con
             if (it == startOf_.end()) continue;
             s = it->second;
         }
-        const int face = facePassed(start.position[s], ps.position[k]);
+        const int face = facePassed(start.position[s], ps.position[k], lattice);
         if (face >= 0) out.push_back({k, face});
     }
     return out;

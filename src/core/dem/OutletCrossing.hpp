@@ -36,25 +36,27 @@ struct LeavingParticle {
     int face;          // the outlet face passed (WallSet index)
 };
 
+// Kept from step to step by its user: the scratch lists keep their storage.
 class OutletCrossing {
 public:
-    // outlets: the outlet faces (outward normals out of the domain);
-    // lattice: the domain's periodic directions (empty if none).
-    OutletCrossing(const WallSet& outlets, const PeriodicLattice& lattice) : outlets_(&outlets), lattice_(&lattice) {}
+    // outlets: the outlet faces (outward normals out of the domain), held
+    // by reference.
+    explicit OutletCrossing(const WallSet& outlets) : outlets_(&outlets) {}
 
     // The particles of ps whose centres passed through an outlet face since
-    // `start`, in index order (particles without a start are skipped).
-    std::vector<LeavingParticle> leaving(const StepStart& start, const ParticleSystem& ps);
+    // `start`, in index order (particles without a start are skipped);
+    // lattice: the domain's periodic directions (empty if none).
+    std::vector<LeavingParticle> leaving(const StepStart& start, const ParticleSystem& ps,
+                                         const PeriodicLattice& lattice);
 
     // The outlet face the centre passed through going from a to b (the
     // shortest periodic move between them), or -1.
-    int facePassed(const Vec3& a, const Vec3& b);
+    int facePassed(const Vec3& a, const Vec3& b, const PeriodicLattice& lattice);
 
 private:
     int crossing(const Vec3& a, const Vec3& b);
 
     const WallSet* outlets_;
-    const PeriodicLattice* lattice_;
     std::vector<int> near_;
     std::unordered_map<std::int64_t, std::size_t> startOf_;
 };

@@ -13,6 +13,7 @@ Foam::particleOutlets::particleOutlets(const polyMesh& mesh)
     mesh_(mesh),
     startTimeName_(mesh.time().timeName()),
     outlet_(mesh.boundaryMesh().size(), false),
+    crossing_(faces_),
     number_(mesh.boundaryMesh().size(), 0),
     mass_(mesh.boundaryMesh().size(), 0.0),
     stepNumber_(mesh.boundaryMesh().size(), 0),
@@ -79,8 +80,7 @@ std::vector<std::int64_t> Foam::particleOutlets::leaving
 {
     std::vector<std::int64_t> ids;
     if (faces_.empty()) return ids;
-    sef::dem::OutletCrossing crossing(faces_, periodic);
-    for (const sef::dem::LeavingParticle& p : crossing.leaving(start, ps))
+    for (const sef::dem::LeavingParticle& p : crossing_.leaving(start, ps, periodic))
     {
         const label patchi = faces_.face(std::size_t(p.face)).patch;
         ++stepNumber_[patchi];
