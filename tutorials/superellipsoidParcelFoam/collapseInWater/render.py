@@ -15,7 +15,11 @@ import subprocess
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-renderer = os.path.join(os.environ.get("SEF_ROOT", os.path.join(here, "../../..")), "bin/sefRenderCollapse.py")
+binDir = os.path.join(os.environ.get("SEF_ROOT", os.path.join(here, "../../..")), "bin")
+renderer = os.path.join(binDir, "sefRenderCollapse.py")
+sys.path.insert(0, binDir)
+import sefPvbatch  # noqa: E402
+
 WINDOW = [-0.16, 0.16, 0.0, 0.18]
 TIMES = [0, 1, 2.5, 5, 10]
 ANIMATED = "sphere-schwager"
@@ -41,22 +45,6 @@ def cloudFiles(run, times=None, cloud="particleCloud"):
         dry = cloudFiles(f"dry-{run.split('-')[0]}", None, "superellipsoidCloud")
         files[0.0] = dry[max(dry)]
     return files
-
-
-def render(frames):
-    if not frames:
-        return
-    job = os.path.abspath("images/frames.json")
-    json.dump(frames, open(job, "w"))
-    for attempt in range(3):   # xvfb-run -a can race with another X server starting
-        r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", "pvbatch", renderer, job],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if r.returncode == 0:
-            break
-    else:
-        print(r.stdout[-2000:])
-        raise SystemExit("rendering failed")
-    os.remove(job)
 
 
 def main(runs):
@@ -90,7 +78,7 @@ def main(runs):
                 frames.append(dict(cloud=files[1.0], eps1=e1, eps2=e2, out=os.path.abspath(f"images/flow-{ANIMATED}-t1.png"),
                                    title=f"{ANIMATED}   t = 1 s: fluid speed on the plane y = 0.04 m, just behind the heap",
                                    box=None, slice=os.path.abspath(sorted(internal)[-1]), window=[-0.2, 0.2, 0.0, 0.3]))
-    render(frames)
+    sefPvbatch.renderFrames(renderer, frames, "images/frames.json")
     if ANIMATED in runs and shutil.which("ffmpeg"):
         subprocess.run(["ffmpeg", "-y", "-loglevel", "error", "-framerate", "10", "-i", "images/animation/frame%04d.png",
                         "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "28", f"images/{ANIMATED}.mp4"], check=True)

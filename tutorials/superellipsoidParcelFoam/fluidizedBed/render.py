@@ -17,6 +17,8 @@ import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 os.environ.setdefault("SEF_ROOT", os.path.abspath(os.path.join(here, "../../..")))
+sys.path.insert(0, os.path.join(os.environ["SEF_ROOT"], "bin"))
+import sefPvbatch  # noqa: E402
 WINDOW = [0.0, 0.072, 0.0, 0.22]
 SIZE = [300, 480]
 # the fixed bed at 1.65 m/s; in and at the end of the 2 and 2.6 m/s steps
@@ -69,24 +71,6 @@ def vtkFiles(case, cloud="particleCloud"):
     return {t: (c, fluids.get(t)) for t, c in clouds.items()}
 
 
-def render(frames):
-    if not frames:
-        return
-    # (one job file per process: Allrun renders each shape as its run ends,
-    # while the other may still be rendering)
-    job = os.path.abspath(f"images/frames-{os.getpid()}.json")
-    json.dump(frames, open(job, "w"))
-    for attempt in range(3):   # xvfb-run -a can race with another X server starting
-        r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", "pvbatch", os.path.join(here, "renderFrames.py"), job],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if r.returncode == 0:
-            break
-    else:
-        print(r.stdout[-2000:])
-        raise SystemExit("rendering failed")
-    os.remove(job)
-
-
 def main(shapes):
     os.makedirs("images", exist_ok=True)
     frames, strips = [], {}
@@ -122,7 +106,9 @@ def main(shapes):
                 frames.append(dict(cloud=files[t][0], fluid=files[t][1], eps1=e1, eps2=e2,
                                    out=os.path.abspath(f"images/animation/frame{k:04d}.png"),
                                    title=f"{shape}  t = {t:.2f} s\nU = {velocityAt(table, t):.2f} m/s", window=WINDOW, size=SIZE))
-    render(frames)
+    # (one job file per process: Allrun renders each shape as its run ends,
+    # while the other may still be rendering)
+    sefPvbatch.renderFrames(os.path.join(here, "renderFrames.py"), frames, f"images/frames-{os.getpid()}.json")
     if shutil.which("ffmpeg"):
         for shape, pictures in strips.items():
             inputs = sum((["-i", p] for p in pictures), [])
