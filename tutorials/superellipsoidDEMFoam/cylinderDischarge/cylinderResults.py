@@ -60,8 +60,8 @@ def analyse(run):
     c, n0, tOpen = macro(props, "C"), int(macro(props, "N")), macro(props, "OPEN")
     # the hopper of this run (system/blockMeshDict, in mm): width, period, orifice
     mesh = f"{run}/system/blockMeshDict"
-    X, Y = 1e-3 * macro(mesh, "X"), 1e-3 * macro(mesh, "Y")
-    B_ORIFICE = 1e-3 * (macro(mesh, "xo2") - macro(mesh, "xo1"))
+    width, depth = 1e-3 * macro(mesh, "X"), 1e-3 * macro(mesh, "Y")
+    orifice = 1e-3 * (macro(mesh, "xo2") - macro(mesh, "xo1"))
     vp = volume(A, A, c, EPS1, EPS2)
     dEq = (6 * vp / math.pi) ** (1 / 3)
     s = json.load(open(f"{run}/postProcessing/demSummary.json"))
@@ -98,8 +98,8 @@ def analyse(run):
     # above the floor and one d_eq below the top (95 % of the centres)
     z = centres(run, f"{tOpen:g}")[:, 2]
     z1, z2 = dEq, np.percentile(z, 95) - dEq
-    phi = float(np.sum((z > z1) & (z < z2)) * vp / (X * Y * (z2 - z1)))
-    qBeverloo = C_SLOT * phi * math.sqrt(G) * (B_ORIFICE - K_BEVERLOO * dEq) ** 1.5 * Y * 1e9
+    phi = float(np.sum((z > z1) & (z < z2)) * vp / (width * depth * (z2 - z1)))
+    qBeverloo = C_SLOT * phi * math.sqrt(G) * (orifice - K_BEVERLOO * dEq) ** 1.5 * depth * 1e9
 
     rate = float(p[0])
     return {
