@@ -8,6 +8,7 @@
 killCampaign() {
 local case=$1 solver=$2 summary=$3 key=$4 count=$5 dt=$6
 latest() { (cd "$case" && ls -d [0-9]* | sort -g | tail -1); }
+first() { (cd "$case" && ls -d [0-9]* | sort -g | head -1); }
 # every file of the times strictly before $1, with size and modification
 # time to the nanosecond (a rewrite changes it; cheaper than hashing the
 # hundreds of times a run writing every step leaves)
@@ -30,7 +31,12 @@ for k in $(seq 20); do
     (cd "$case" && $solver > log.restart 2>&1); rc=$?
     if [ $rc -ne 0 ]; then
         if grep -q "its write was not completed" "$case/log.restart" && grep -q "delete time $t" "$case/log.restart"; then
-            refused=$((refused + 1)); rm -rf "${case:?}/$t"; t=$(latest); snap=$(before "$t")
+            refused=$((refused + 1))
+            # as the message says: a later time is deleted, the initial
+            # time loses only what the run wrote into it
+            if [ "$t" = "$(first)" ]; then rm -rf "${case:?}/$t/lagrangian" "${case:?}/$t/uniform"
+            else rm -rf "${case:?}/${t:?}"; fi
+            t=$(latest); snap=$(before "$t")
             sed -i -E "s/endTime [^;]+;/endTime $(/usr/bin/python3 -c "print(round($t + 5 * $dt, 10))");/" "$case/system/controlDict"
             (cd "$case" && $solver > log.restart 2>&1); rc=$?
         fi

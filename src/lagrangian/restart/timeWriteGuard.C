@@ -52,7 +52,27 @@ void Foam::endTimeWrite(const Time& runTime)
 void Foam::checkStartTimeComplete(const Time& runTime)
 {
     const fileName marker = markerPath(runTime);
-    const bool incomplete = markedTime(runTime) == runTime.timeName();
+    bool incomplete = markedTime(runTime) == runTime.timeName();
+    // The initial time with the run's lagrangian/ and uniform/ folders
+    // removed (as the message below advises) holds only what the user
+    // prepared: the run starts afresh from it and the marker is stale.
+    const instantList times = Time::findTimes(runTime.path());
+    const bool initialTime =
+        !times.empty() && times.first().name() == runTime.timeName();
+    const bool cleared =
+        incomplete && initialTime
+     && !isDir(runTime.timePath()/"lagrangian")
+     && !isDir(runTime.timePath()/"uniform");
+    if (returnReduce(cleared, orOp<bool>()))
+    {
+        if (cleared)
+        {
+            rm(marker);
+            incomplete = false;
+        }
+        Info<< "Starting afresh from the initial time " << runTime.timeName()
+            << " (its half-written particles were removed)" << nl << endl;
+    }
     const bool anyIncomplete = returnReduce(incomplete, orOp<bool>());
     // a run killed while creating the processor directories of a time can
     // leave some processors without it

@@ -4,7 +4,7 @@
 // deep overlaps down to coincident centres, exactly aligned blocky faces
 // (coordinate planes through the contact), warm starts from a wrong or
 // zero normal, particles sunk through or far above a wall. Any trapped
-// operation kills the test; every answer must be finite, and pressed or
+// operation kills the test; every answer must be finiteResult, and pressed or
 // coincident pairs are in contact.
 #include "ContactTestSupport.hpp"
 #include "contact/PairContact.hpp"
@@ -16,7 +16,7 @@
 namespace sef {
 namespace {
 
-bool finite(const ContactResult& r) {
+bool finiteResult(const ContactResult& r) {
     return isFinite(r.point) && isFinite(r.normal) && std::isfinite(r.depth) && isFinite(r.surfacePoint1)
            && isFinite(r.surfacePoint2);
 }
@@ -66,7 +66,7 @@ TEST(TrapSafety, DeepPairOverlapsDownToCoincidentCentres) {
         const PairWarmStart* warmStarts[] = {nullptr, &wrong};
         for (const PairWarmStart* warm : warmStarts) {
             const ContactResult r = detectPairContact(s1, p1, s2, p2, warm);
-            ASSERT_TRUE(finite(r)) << k;
+            ASSERT_TRUE(finiteResult(r)) << k;
             if (aligned || offset.squaredNorm() == 0.0) {
                 ++total;
                 contacts += r.contact;
@@ -94,7 +94,7 @@ TEST(TrapSafety, WallContactsSunkThroughAndFarAbove) {
         const Vec3 wrongNormal = test::randomUnit(rng);
         const ContactResult plane = detectWallContact(s, pose, floor, k % 2 == 0);
         const ContactResult polygon = detectPolygonWallContact(s, pose, square, k % 2 ? &wrongNormal : nullptr);
-        ASSERT_TRUE(finite(plane) && finite(polygon)) << k << " z/R = " << z / R;
+        ASSERT_TRUE(finiteResult(plane) && finiteResult(polygon)) << k << " z/R = " << z / R;
         if (z < -R) { // entirely below the floor
             ++sunk;
             sunkContacts += plane.contact && polygon.contact;

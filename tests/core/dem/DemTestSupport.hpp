@@ -8,12 +8,26 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <sstream>
 #include <vector>
 
 namespace sef::dem::test {
 
 using sef::dem::boxWalls;
+
+// A particle system with one particle type and no particles.
+inline ParticleSystem oneType(const Superellipsoid& shape, double rho = 1000.0) {
+    ParticleSystem ps;
+    ps.types.emplace_back(shape, rho);
+    return ps;
+}
+
+// A uniformly distributed random orientation.
+inline Quat randomOrientation(std::mt19937& rng) {
+    std::normal_distribution<double> n(0.0, 1.0);
+    return Quat(n(rng), n(rng), n(rng), n(rng)).normalized();
+}
 
 // Closed cylinder of radius R around the z axis, z in [0, L]: N planar side
 // quads and two N-gon caps (the concave bottom rim is where faces meet).

@@ -29,17 +29,8 @@ EngineSettings frictionless(double restitution, const Vec3& g = gravity) {
     return s;
 }
 
-ParticleSystem oneType(const Superellipsoid& shape, double rho = 1000.0) {
-    ParticleSystem ps;
-    ps.types.emplace_back(shape, rho);
-    return ps;
-}
-
-Quat randomOrientation(std::mt19937& rng) {
-    std::normal_distribution<double> n(0.0, 1.0);
-    Quat q(n(rng), n(rng), n(rng), n(rng));
-    return q.normalized();
-}
+using dem::test::oneType;
+using dem::test::randomOrientation;
 
 // Apex heights of the bounces of particle 0 (centre height above floorZ).
 std::vector<double> bounceApexes(DemEngine& engine, ParticleSystem& ps, double dt, int steps,

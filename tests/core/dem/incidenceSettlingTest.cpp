@@ -14,12 +14,12 @@
 namespace sef::dem {
 namespace {
 
-constexpr double kRho = 1000.0, kMu = 1e-3, kG = 9.81, kDeg = M_PI / 180.0;
+constexpr double kRho = 1000.0, kMuIncidence = 1e-3, kGravityIncidence = 9.81, kDeg = M_PI / 180.0;
 
 FluidState water(const Vec3& velocity = Vec3::Zero()) {
     FluidState w;
     w.density = kRho;
-    w.dynamicViscosity = kMu;
+    w.dynamicViscosity = kMuIncidence;
     w.velocity = velocity;
     return w;
 }
@@ -48,7 +48,7 @@ TEST(IncidenceForces, HeldParticleFeelsTheCorrelationsDragLiftAndTorque) {
     model.buoyancy = model.pressureGradient = model.addedMass = false;
     for (double Re : {1.0, 10.0, 50.0, 200.0})
         for (double alphaDeg : {0.0, 15.0, 45.0, 60.0, 90.0}) {
-            const double alpha = alphaDeg * kDeg, speed = Re * kMu / (kRho * dEq);
+            const double alpha = alphaDeg * kDeg, speed = Re * kMuIncidence / (kRho * dEq);
             const Quat q(Eigen::AngleAxisd(alpha, Vec3::UnitZ()));
             const ParticleFluidForces f =
                 fluidForces(hydro, 1e-6, q, Vec3::Zero(), water(Vec3(speed, 0, 0)), Vec3::Zero(), model);
@@ -105,7 +105,7 @@ TEST(IncidenceForces, ZeroSlipTakesTheLowReynoldsLimit) {
     // f is also the implicit drag of a coupled step: no jump at zero slip.
     const Superellipsoid s = prolate();
     const HydrodynamicShape hydro = makeHydrodynamicShape(s);
-    const double tiny = 1e-9 * kMu / (kRho * hydro.factors.equivalentDiameter); // Re 1e-9 along the axis
+    const double tiny = 1e-9 * kMuIncidence / (kRho * hydro.factors.equivalentDiameter); // Re 1e-9 along the axis
     const FluidForceModel model = incidenceModel();
     const ParticleFluidForces at0 =
         fluidForces(hydro, 1e-6, Quat::Identity(), Vec3::Zero(), water(), Vec3::Zero(), model);
@@ -132,7 +132,7 @@ Settled settle(const Superellipsoid& s, double density, const Quat& start, DragC
     ps.add(0, 1, Vec3::Zero(), start);
     ps.fluidDrag.resize(1);
     EngineSettings settings;
-    settings.gravity = Vec3(0, 0, -kG);
+    settings.gravity = Vec3(0, 0, -kGravityIncidence);
     DemEngine engine({}, settings);
     FluidForceModel model;
     model.dragCorrection = correction;

@@ -12,11 +12,11 @@
 namespace sef::dem {
 namespace {
 
-constexpr double kGravity = 9.81;
-constexpr double kStep = 1e-5;
+constexpr double kGravityMovingWall = 9.81;
+constexpr double kStepMovingWall = 1e-5;
 constexpr int kFloorPatch = 4; // boxWalls: the z = lo face
 
-EngineSettings coulomb(double mu, const Vec3& gravity = Vec3(0, 0, -kGravity)) {
+EngineSettings coulomb(double mu, const Vec3& gravity = Vec3(0, 0, -kGravityMovingWall)) {
     EngineSettings s;
     s.gravity = gravity;
     s.pair.model = s.wall.model = "coulomb";
@@ -50,11 +50,11 @@ TEST(MovingWall, BlockOnABeltReachesItsSpeedAtVOverMuG) {
     DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), coulomb(mu));
     engine.setWallMotions({WallMotion{kFloorPatch, Vec3(V, 0, 0), Vec3::Zero(), Vec3::Zero()}});
     SpinUp s;
-    const double expected = V / (mu * kGravity);
-    for (long n = 1; n * kStep <= 2 * expected; ++n) {
-        engine.step(ps, kStep);
+    const double expected = V / (mu * kGravityMovingWall);
+    for (long n = 1; n * kStepMovingWall <= 2 * expected; ++n) {
+        engine.step(ps, kStepMovingWall);
         const double gap = std::abs(ps.velocity[0].x() - V);
-        if (s.time < 0 && gap < 1e-4 * V) s.time = n * kStep;
+        if (s.time < 0 && gap < 1e-4 * V) s.time = n * kStepMovingWall;
         else if (s.time > 0)
             s.deviationAfter = std::max(s.deviationAfter, (ps.velocity[0] - Vec3(V, 0, 0)).head<2>().norm());
     }
@@ -73,15 +73,15 @@ TEST(MovingWall, SphereOnABeltRollsAtTwoSeventhsOfItsSpeed) {
     ps.add(0, 0, Vec3(0.05, 0.05, R), Quat::Identity());
     DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), coulomb(mu));
     engine.setWallMotions({WallMotion{kFloorPatch, Vec3(V, 0, 0), Vec3::Zero(), Vec3::Zero()}});
-    const double expected = 2 * V / (7 * mu * kGravity);
+    const double expected = 2 * V / (7 * mu * kGravityMovingWall);
     double rolling = -1.0;
-    for (long n = 1; n * kStep <= 2 * expected; ++n) {
-        engine.step(ps, kStep);
+    for (long n = 1; n * kStepMovingWall <= 2 * expected; ++n) {
+        engine.step(ps, kStepMovingWall);
         // contact point velocity v + w x (-R z) against the belt's
         const Vec3 slip = ps.velocity[0] + ps.angularVelocity[0].cross(Vec3(0, 0, -R)) - Vec3(V, 0, 0);
         // (horizontal: a resting body's reported vertical velocity is the
         // half kick of gravity, g h / 2)
-        if (rolling < 0 && slip.head<2>().norm() < 1e-4 * V) rolling = n * kStep;
+        if (rolling < 0 && slip.head<2>().norm() < 1e-4 * V) rolling = n * kStepMovingWall;
     }
     EXPECT_NEAR(rolling, expected, 0.01 * expected);
     EXPECT_NEAR(ps.velocity[0].x(), 2 * V / 7, 1e-3 * V);
@@ -102,12 +102,12 @@ TEST(MovingWall, BlockOnATurntableEndsTurningWithIt) {
     ParticleSystem ps = blockOnFloor(o + Vec3(r, 0, 0));
     DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), coulomb(mu));
     engine.setWallMotions({WallMotion{kFloorPatch, Vec3::Zero(), omega, o}});
-    const double expected = w * r / (mu * kGravity);
+    const double expected = w * r / (mu * kGravityMovingWall);
     double stuck = -1.0;
-    for (long n = 1; n * kStep <= 3 * expected; ++n) {
-        engine.step(ps, kStep);
+    for (long n = 1; n * kStepMovingWall <= 3 * expected; ++n) {
+        engine.step(ps, kStepMovingWall);
         const Vec3 floor = omega.cross(ps.position[0] - o);
-        if (stuck < 0 && (ps.velocity[0] - floor).norm() < 1e-3 * w * r) stuck = n * kStep;
+        if (stuck < 0 && (ps.velocity[0] - floor).norm() < 1e-3 * w * r) stuck = n * kStepMovingWall;
     }
     EXPECT_GT(stuck, 0.99 * expected);
     EXPECT_LT(stuck, 1.1 * expected);
@@ -132,18 +132,18 @@ TEST(MovingWall, BlockInARotatingDrumSlipsWhereFrictionNoLongerHoldsIt) {
     ParticleSystem ps;
     ps.types.emplace_back(Superellipsoid(h, 0.003, 0.003, 0.2, 0.2), 2500.0);
     ps.add(0, 0, Vec3(-R * std::cos(pi / facets) + h, 0, 0.025), Quat::Identity());
-    DemEngine engine(test::cylinderWalls(R, 0.05, facets), coulomb(mu, Vec3(-kGravity, 0, 0)));
+    DemEngine engine(test::cylinderWalls(R, 0.05, facets), coulomb(mu, Vec3(-kGravityMovingWall, 0, 0)));
     const Vec3 omega(0, 0, -w); // the wall at the bottom moves to +y
     engine.setWallMotions({WallMotion{0, Vec3::Zero(), omega, Vec3::Zero()}});
     bool stuck = false;
     double seen = -1.0;
-    for (long n = 1; n * kStep <= 0.3 && seen < 0; ++n) {
-        engine.step(ps, kStep);
+    for (long n = 1; n * kStepMovingWall <= 0.3 && seen < 0; ++n) {
+        engine.step(ps, kStepMovingWall);
         const double slip = (ps.velocity[0] - omega.cross(ps.position[0])).norm();
         if (!stuck && slip < 1e-2 * w * R) stuck = true;
         if (stuck && slip > eps * w * R) seen = std::atan2(ps.position[0].y(), -ps.position[0].x());
     }
-    const double r = R - h, lift = mu * w * w * r / kGravity;
+    const double r = R - h, lift = mu * w * w * r / kGravityMovingWall;
     double lo = 0.0, hi = 1.0; // sin a - mu cos a = lift, by bisection
     for (int k = 0; k < 60; ++k) {
         const double a = 0.5 * (lo + hi);
@@ -151,7 +151,7 @@ TEST(MovingWall, BlockInARotatingDrumSlipsWhereFrictionNoLongerHoldsIt) {
     }
     const double slipAngle = 0.5 * (lo + hi);
     const double k = std::cos(slipAngle) + mu * std::sin(slipAngle);
-    const double expected = slipAngle + std::sqrt(2 * eps * w * w * R / (kGravity * k));
+    const double expected = slipAngle + std::sqrt(2 * eps * w * w * R / (kGravityMovingWall * k));
     ASSERT_TRUE(stuck);
     EXPECT_NEAR(seen, expected, pi / facets);
     EXPECT_GT(slipAngle - std::atan(mu), pi / facets); // the turn's own lift is resolved
@@ -175,7 +175,7 @@ TEST(MovingWall, FrictionlessContactsDoNotFeelTheBelt) {
     s.wall.model = "frictionless";
     DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), s);
     engine.setWallMotions({WallMotion{kFloorPatch, Vec3(0.1, 0, 0), Vec3::Zero(), Vec3::Zero()}});
-    for (int n = 0; n < 1000; ++n) engine.step(ps, kStep);
+    for (int n = 0; n < 1000; ++n) engine.step(ps, kStepMovingWall);
     EXPECT_LT(ps.velocity[0].head<2>().norm(), 1e-12);
 }
 
@@ -185,7 +185,7 @@ TEST(MovingWall, AnOpenedGateLetsTheBlockFallFreely) {
     ParticleSystem ps = blockOnFloor(Vec3(0.05, 0.05, 0));
     std::vector<WallFace> walls = test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1));
     DemEngine engine(walls, coulomb(0.3));
-    for (int n = 0; n < 100; ++n) engine.step(ps, kStep);
+    for (int n = 0; n < 100; ++n) engine.step(ps, kStepMovingWall);
     EXPECT_LT(ps.velocity[0].head<2>().norm(), 1e-9);
     std::vector<WallFace> open;
     for (const WallFace& f : walls)
@@ -195,9 +195,9 @@ TEST(MovingWall, AnOpenedGateLetsTheBlockFallFreely) {
     engine.setWalls(open);
     EXPECT_EQ(engine.walls().size(), walls.size() - 1);
     const int steps = 1000;
-    for (int n = 0; n < steps; ++n) engine.step(ps, kStep);
-    const double t = steps * kStep;
-    EXPECT_NEAR(ps.position[0].z(), z0 + v0 * t - 0.5 * kGravity * t * t, 1e-12);
+    for (int n = 0; n < steps; ++n) engine.step(ps, kStepMovingWall);
+    const double t = steps * kStepMovingWall;
+    EXPECT_NEAR(ps.position[0].z(), z0 + v0 * t - 0.5 * kGravityMovingWall * t * t, 1e-12);
 }
 
 } // namespace

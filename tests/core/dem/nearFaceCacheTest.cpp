@@ -13,7 +13,7 @@ using namespace sef;
 using namespace sef::dem;
 
 TEST(NearFaceCache, SameFacesAsTheWallSet) {
-    const WallSet w(test::cylinderWalls(0.0285, 0.1, 48));
+    const WallSet w(dem::test::cylinderWalls(0.0285, 0.1, 48));
     std::mt19937 rng(9);
     std::uniform_real_distribution<double> ux(-0.03, 0.03), uz(-0.005, 0.105), unit(-1.0, 1.0);
     const double r = 0.004;
@@ -49,7 +49,7 @@ TEST(NearFaceCache, SameFacesAsTheWallSet) {
 // entries along with permute: answers stay exact whichever slot a particle
 // is queried at, with or without the permutation that matches.
 TEST(NearFaceCache, PermutedEntriesAnswerExactly) {
-    const WallSet w(test::cylinderWalls(0.0285, 0.1, 48));
+    const WallSet w(dem::test::cylinderWalls(0.0285, 0.1, 48));
     std::mt19937 rng(4);
     std::uniform_real_distribution<double> ux(-0.03, 0.03), uz(-0.005, 0.105), unit(-1.0, 1.0);
     const double r = 0.004;

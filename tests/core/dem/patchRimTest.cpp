@@ -16,7 +16,7 @@
 namespace sef::dem {
 namespace {
 
-constexpr double kGravity = 9.81;
+constexpr double kGravityRim = 9.81;
 
 int floorFace(const WallSet& walls) {
     for (std::size_t f = 0; f < walls.size(); ++f)
@@ -115,7 +115,7 @@ DropResult dropTiltedCube(bool rims, double seconds) {
     const double h = ps.types[0].shape.supportValue(q.conjugate() * Vec3(0, 0, -1));
     ps.add(0, 0, Vec3(0.05, 0.05, h + drop), q);
     EngineSettings s;
-    s.gravity = Vec3(0, 0, -kGravity);
+    s.gravity = Vec3(0, 0, -kGravityRim);
     s.pair.restitution = s.wall.restitution = 0.2;
     s.patchRimPoints = rims;
     DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), s);
@@ -129,8 +129,8 @@ DropResult dropTiltedCube(bool rims, double seconds) {
     // The kinetic energy reported at the end of a step includes the last
     // half kick, m (g h / 2)^2 / 2 for a body at rest: subtract that floor.
     const double mass = ps.types[0].mass;
-    const double restFloor = 0.5 * mass * std::pow(0.5 * kGravity * 1e-5, 2);
-    result.kineticOverDrop = (st.kineticEnergy - restFloor) / (mass * kGravity * drop);
+    const double restFloor = 0.5 * mass * std::pow(0.5 * kGravityRim * 1e-5, 2);
+    result.kineticOverDrop = (st.kineticEnergy - restFloor) / (mass * kGravityRim * drop);
     return result;
 }
 
@@ -164,14 +164,14 @@ TEST(PatchRim, BedOfBlocksRestartsExactly) {
                 ps.add(0, id++, Vec3(spacing * (i + 0.5), spacing * (j + 0.5), 0.01 + spacing * k),
                        Quat(normal(rng), normal(rng), normal(rng), normal(rng)).normalized());
     EngineSettings s;
-    s.gravity = Vec3(0, 0, -kGravity);
+    s.gravity = Vec3(0, 0, -kGravityRim);
     s.pair.restitution = s.wall.restitution = 0.2;
     const auto walls = test::boxWalls(Vec3::Zero(), Vec3(3 * spacing, 3 * spacing, 0.1));
     DemEngine engine(walls, s);
     const double mass = ps.types[0].mass;
     auto potential = [&] {
         double e = 0;
-        for (const Vec3& x : ps.position) e += mass * kGravity * x.z();
+        for (const Vec3& x : ps.position) e += mass * kGravityRim * x.z();
         return e;
     };
     const double potential0 = potential();
@@ -201,7 +201,7 @@ TEST(PatchRim, OnePartnerPerStepUsesNoRimPoints) {
     const double h = ps.types[0].shape.supportValue(Vec3(0, 0, -1));
     ps.add(0, 0, Vec3(0.05, 0.05, h - 1e-7), Quat::Identity());
     EngineSettings s;
-    s.gravity = Vec3(0, 0, -kGravity);
+    s.gravity = Vec3(0, 0, -kGravityRim);
     s.onePartnerPerStep = true;
     DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), s);
     const StepStatistics st = engine.step(ps, 1e-5);

@@ -42,10 +42,7 @@ StepStatistics stepPeriodic(DemEngine& engine, PeriodicImages& images, ParticleS
     return stats;
 }
 
-Quat randomOrientation(std::mt19937& rng) {
-    std::normal_distribution<double> n(0, 1);
-    return Quat(n(rng), n(rng), n(rng), n(rng)).normalized();
-}
+using dem::test::randomOrientation;
 
 // x - y reduced to the shortest vector over the lattice (the two are the same
 // place of a periodic box when it is ~0).

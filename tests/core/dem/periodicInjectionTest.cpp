@@ -12,6 +12,7 @@
 #include <string>
 
 #include "contact/PairContact.hpp"
+#include "DemTestSupport.hpp"
 #include "dem/RandomInjection.hpp"
 
 using namespace sef;
@@ -26,11 +27,7 @@ PeriodicLattice periodicBox(double L) {
     return PeriodicLattice(d);
 }
 
-ParticleSystem oneType(const Superellipsoid& shape) {
-    ParticleSystem ps;
-    ps.types.emplace_back(shape, 1000.0);
-    return ps;
-}
+using dem::test::oneType;
 
 struct Overlaps {
     int direct = 0;  // pairs overlapping where they are

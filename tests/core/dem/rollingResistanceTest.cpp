@@ -13,12 +13,12 @@
 namespace sef::dem {
 namespace {
 
-constexpr double kGravity = 9.81;
-constexpr double kStep = 1e-5;
+constexpr double kGravityRolling = 9.81;
+constexpr double kStepRolling = 1e-5;
 
 EngineSettings frictionless(double rollingFriction) {
     EngineSettings s;
-    s.gravity = Vec3(0, 0, -kGravity);
+    s.gravity = Vec3(0, 0, -kGravityRolling);
     s.pair.restitution = s.wall.restitution = 0.2;
     s.pair.rollingFriction = s.wall.rollingFriction = rollingFriction;
     return s;
@@ -42,9 +42,9 @@ SpinHistory spinOnFloor(double rollingFriction, double w0, double halfStop, doub
     ps.angularVelocity[0] = Vec3(w0, 0, 0);
     DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), frictionless(rollingFriction));
     SpinHistory h;
-    const long steps = std::lround(end / kStep), half = std::lround(halfStop / kStep);
+    const long steps = std::lround(end / kStepRolling), half = std::lround(halfStop / kStepRolling);
     for (long n = 1; n <= steps; ++n) {
-        engine.step(ps, kStep);
+        engine.step(ps, kStepRolling);
         h.minimum = std::min(h.minimum, ps.angularVelocity[0].x());
         h.horizontalSpeed = std::max(h.horizontalSpeed, ps.velocity[0].head<2>().norm());
         if (n == half) h.atHalfStop = ps.angularVelocity[0].x();
@@ -55,7 +55,7 @@ SpinHistory spinOnFloor(double rollingFriction, double w0, double halfStop, doub
 
 TEST(RollingResistance, SpinningSphereStopsAtTheAnalyticRate) {
     const double R = 0.005, muR = 0.01, w0 = 4.0;
-    const double deceleration = 2.5 * muR * kGravity / R; // 49 rad/s^2
+    const double deceleration = 2.5 * muR * kGravityRolling / R; // 49 rad/s^2
     const double stop = w0 / deceleration;                // 0.082 s
     const SpinHistory h = spinOnFloor(muR, w0, 0.5 * stop, 1.5 * stop);
     // R_eff is the arm, R less half the allowed penetration (1e-4 d_eq):
@@ -94,16 +94,16 @@ Rocking rockDiamond(double rollingFriction, double seconds) {
     const Quat q = Quat(Eigen::AngleAxisd(0.03, Vec3::UnitX())) * faceDown;
     ps.add(0, 0, Vec3(0.05, 0.05, shape.supportValue(q.conjugate() * down)), q);
     DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), frictionless(rollingFriction));
-    const double weight = ps.types[0].mass * kGravity;
+    const double weight = ps.types[0].mass * kGravityRolling;
     auto energy = [&](double kinetic) { return kinetic + weight * (ps.position[0].z() - restHeight); };
     Rocking r;
     r.initial = energy(0.0);
     StepStatistics st;
-    for (long n = 0; n < std::lround(seconds / kStep); ++n) {
-        st = engine.step(ps, kStep);
+    for (long n = 0; n < std::lround(seconds / kStepRolling); ++n) {
+        st = engine.step(ps, kStepRolling);
         const Vec3& w = ps.angularVelocity[0];
         r.maxSpin = std::max(r.maxSpin, w.norm());
-        r.work += rollingFriction * weight * ps.position[0].z() * w.head<2>().norm() * kStep;
+        r.work += rollingFriction * weight * ps.position[0].z() * w.head<2>().norm() * kStepRolling;
     }
     r.final = energy(st.kineticEnergy);
     r.finalSpin = ps.angularVelocity[0].norm();

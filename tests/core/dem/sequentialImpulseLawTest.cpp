@@ -18,7 +18,7 @@ using namespace sef::dem;
 
 namespace {
 
-using test::randomBody;
+using sef::test::randomBody;
 
 SolverBody solverBody(const RigidBodyState& s) {
     SolverBody b;

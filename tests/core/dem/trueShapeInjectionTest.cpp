@@ -10,6 +10,7 @@
 #include <string>
 
 #include "contact/PairContact.hpp"
+#include "DemTestSupport.hpp"
 #include "dem/BoxWalls.hpp"
 #include "dem/RandomInjection.hpp"
 #include "dem/WallClearance.hpp"
@@ -24,11 +25,7 @@ struct ShapeCase {
     double a, b, c, eps1, eps2;
 };
 
-ParticleSystem oneType(const Superellipsoid& shape) {
-    ParticleSystem ps;
-    ps.types.emplace_back(shape, 1000.0);
-    return ps;
-}
+using dem::test::oneType;
 
 // Pairs whose bounding spheres intersect and that the exact narrow phase
 // finds in contact, asked in both orders (the answer must not depend on it).

@@ -12,7 +12,7 @@ using namespace sef;
 using namespace sef::dem;
 
 TEST(WallClearance, SphereOnTheFloorOfACylinder) {
-    const WallSet walls(test::cylinderWalls(0.0285, 0.4, 48));
+    const WallSet walls(dem::test::cylinderWalls(0.0285, 0.4, 48));
     const double r = 0.0055;
     const Superellipsoid ball(r, r, r, 1.0, 1.0);
     // resting with a penetration of 1e-6 m, clear by 1e-6 m, sunk by 1 mm
@@ -24,7 +24,7 @@ TEST(WallClearance, SphereOnTheFloorOfACylinder) {
 }
 
 TEST(WallClearance, BlockRestingOnAFaceIsClearThoughItsBoundingSphereIsNot) {
-    const WallSet walls(test::cylinderWalls(0.0285, 0.4, 48));
+    const WallSet walls(dem::test::cylinderWalls(0.0285, 0.4, 48));
     const Superellipsoid block(0.005, 0.005, 0.005, 0.2, 0.2);
     ASSERT_GT(block.boundingRadius(), 0.0075);
     // a face-down block 1e-7 m above the floor: its bounding sphere reaches

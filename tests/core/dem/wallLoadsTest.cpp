@@ -15,7 +15,7 @@ using namespace sef::dem;
 
 namespace {
 
-const Vec3 gravity(0, 0, -9.81);
+const Vec3 gravityLoads(0, 0, -9.81);
 
 Vec3 totalMomentum(const ParticleSystem& ps) {
     Vec3 p = Vec3::Zero();
@@ -35,7 +35,7 @@ EngineSettings frictionalWithRolling() {
     s.pair.restitution = s.wall.restitution = 0.5;
     s.pair.friction = s.wall.friction = 0.3;
     s.pair.rollingFriction = s.wall.rollingFriction = 0.05;
-    s.gravity = gravity;
+    s.gravity = gravityLoads;
     return s;
 }
 
@@ -66,7 +66,7 @@ TEST(WallLoads, CloseTheParticlesMomentumBalanceEveryStep) {
     double mass = 0;
     for (std::size_t i = 0; i < ps.size(); ++i) mass += ps.types[ps.type[i]].mass;
 
-    DemEngine engine(test::boxWalls(Vec3(0, 0, 0), Vec3(L, L, 0.1), 2), frictionalWithRolling());
+    DemEngine engine(dem::test::boxWalls(Vec3(0, 0, 0), Vec3(L, L, 0.1), 2), frictionalWithRolling());
     const double dt = 1e-4;
     const int steps = 4000; // 0.4 s: the fall, the impacts, a bed near rest
     double worst = 0, floorShareLate = 0;
@@ -78,7 +78,7 @@ TEST(WallLoads, CloseTheParticlesMomentumBalanceEveryStep) {
         wallContacts += st.wallContacts;
         rimPoints += st.rimPoints;
         const Vec3 J = totalImpulse(st);
-        const Vec3 residual = totalMomentum(ps) - before - mass * gravity * dt + J;
+        const Vec3 residual = totalMomentum(ps) - before - mass * gravityLoads * dt + J;
         // scale: the weight's impulse and the largest wall impulse
         worst = std::max(worst, residual.norm() / (mass * 9.81 * dt + J.norm()));
         if (n >= steps - 500) {
@@ -119,7 +119,7 @@ TEST(WallLoads, MomentIsTheParticlesAngularMomentumChange) {
     ps.types.emplace_back(Superellipsoid(R, R, R, 1.0, 1.0), 2000.0);
     ps.add(0, 1, Vec3(0.03, 0.02, R), Quat::Identity(), Vec3(0.2, -0.1, 0), Vec3(10.0, 20.0, 3.0));
     const double inertia = 0.4 * ps.types[0].mass * R * R;
-    DemEngine engine(test::boxWalls(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1)), frictionalWithRolling());
+    DemEngine engine(dem::test::boxWalls(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1)), frictionalWithRolling());
     const double dt = 1e-4;
     int checked = 0, rolling = 0;
     for (int n = 0; n < 400; ++n) {

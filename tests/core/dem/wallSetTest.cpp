@@ -22,7 +22,7 @@ std::vector<int> bruteForceNear(const WallSet& w, const Vec3& x, double r) {
 } // namespace
 
 TEST(WallSet, GridQueryEqualsBruteForceOnCylinderMesh) {
-    const WallSet w(test::cylinderWalls(0.0285, 0.4, 48));
+    const WallSet w(dem::test::cylinderWalls(0.0285, 0.4, 48));
     ASSERT_EQ(w.size(), 50u);
     std::mt19937 rng(7);
     std::uniform_real_distribution<double> ux(-0.04, 0.04), uz(-0.05, 0.45), ur(0.0, 0.02);
@@ -40,7 +40,7 @@ TEST(WallSet, GridQueryEqualsBruteForceOnCylinderMesh) {
 }
 
 TEST(WallSet, ClosestPointOfSquareFace) {
-    const WallSet w(test::boxWalls(Vec3(0, 0, 0), Vec3(1, 1, 1)));
+    const WallSet w(dem::test::boxWalls(Vec3(0, 0, 0), Vec3(1, 1, 1)));
     // face 4 is z = 0 (axis 2, side 0)
     ASSERT_NEAR(w.outwardNormalOf(4).z(), -1.0, 0.0);
     EXPECT_LT((w.closestPoint(4, Vec3(0.3, 0.4, 0.2)) - Vec3(0.3, 0.4, 0)).norm(), 1e-15);
@@ -50,12 +50,12 @@ TEST(WallSet, ClosestPointOfSquareFace) {
 }
 
 TEST(WallSet, ContainsForBoxAndCylinder) {
-    const WallSet box(test::boxWalls(Vec3(0, 0, 0), Vec3(1, 2, 3), 3));
+    const WallSet box(dem::test::boxWalls(Vec3(0, 0, 0), Vec3(1, 2, 3), 3));
     EXPECT_TRUE(box.contains(Vec3(0.5, 0.5, 0.5)));
     EXPECT_TRUE(box.contains(Vec3(0.01, 1.99, 2.99)));
     EXPECT_FALSE(box.contains(Vec3(1.01, 0.5, 0.5)));
     EXPECT_FALSE(box.contains(Vec3(0.5, 0.5, -1e-6)));
-    const WallSet cyl(test::cylinderWalls(1.0, 2.0, 64));
+    const WallSet cyl(dem::test::cylinderWalls(1.0, 2.0, 64));
     EXPECT_TRUE(cyl.contains(Vec3(0.0, 0.0, 1.0)));
     EXPECT_TRUE(cyl.contains(Vec3(0.98, 0.0, 0.01)));
     EXPECT_FALSE(cyl.contains(Vec3(0.8, 0.8, 1.0))); // radius 1.13
@@ -63,7 +63,7 @@ TEST(WallSet, ContainsForBoxAndCylinder) {
 }
 
 TEST(WallSet, FirstOutwardCrossing) {
-    const WallSet w(test::boxWalls(Vec3(0, 0, 0), Vec3(1, 1, 1), 2));
+    const WallSet w(dem::test::boxWalls(Vec3(0, 0, 0), Vec3(1, 1, 1), 2));
     // leaves through the floor at (0.3, 0.6, 0), t = 0.5
     WallSet::Crossing c = w.firstOutwardCrossing(Vec3(0.3, 0.6, 0.1), Vec3(0.3, 0.6, -0.1));
     ASSERT_GE(c.face, 0);
@@ -81,7 +81,7 @@ TEST(WallSet, FirstOutwardCrossing) {
 }
 
 TEST(WallSet, RejectsBadFacesNamingTheIndex) {
-    auto faces = test::boxWalls(Vec3(0, 0, 0), Vec3(1, 1, 1));
+    auto faces = dem::test::boxWalls(Vec3(0, 0, 0), Vec3(1, 1, 1));
     auto expectError = [](std::vector<WallFace> f, const std::string& needle) {
         try {
             WallSet w(std::move(f));
@@ -132,7 +132,7 @@ TEST(WallSet, CoplanarFacesShareAPlaneAndInnerFacesHaveNoActiveFeature) {
     // share one plane, the six sides have six planes, and every quad is
     // interior (its edges are coplanar or concave). A lone quad is not
     // (its boundary edges are active), nor is a roof ridge (convex edge).
-    const WallSet box(test::boxWalls(Vec3(0, 0, 0), Vec3(1, 2, 3), 3));
+    const WallSet box(dem::test::boxWalls(Vec3(0, 0, 0), Vec3(1, 2, 3), 3));
     ASSERT_EQ(box.size(), 54u);
     for (std::size_t f = 0; f < box.size(); ++f) {
         EXPECT_TRUE(box.interiorFace(f)) << "face " << f;
@@ -157,7 +157,7 @@ TEST(WallSet, CoplanarFacesShareAPlaneAndInnerFacesHaveNoActiveFeature) {
 // their cells' boxes, so the cell distance bounds the true one).
 TEST(WallSet, NoFaceWithinNeverHidesAFace) {
     const WallSet box(boxWalls(Vec3::Zero(), Vec3(0.4, 0.4, 0.4), 16));
-    const WallSet cylinder(test::cylinderWalls(0.0285, 0.4, 48));
+    const WallSet cylinder(dem::test::cylinderWalls(0.0285, 0.4, 48));
     std::mt19937 rng(21);
     for (const WallSet* w : {&box, &cylinder}) {
         const Vec3 lo = w->lower().array() - 0.01, hi = w->upper().array() + 0.01;

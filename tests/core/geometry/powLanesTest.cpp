@@ -19,7 +19,7 @@ using sef::powLanes;
 
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr double kMachineEps = std::numeric_limits<double>::epsilon();
 
 double relativeError(double got, double x, double y) {
     const long double want = powl(static_cast<long double>(x), static_cast<long double>(y));
@@ -34,7 +34,7 @@ bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 // is rounded once (|y ln x| eps/2 in the result), ln x carries ~1 eps (the
 // table's rounding and r = m/c - 1), e^r and the table's 2^(j/128) ~1 eps
 // each.
-double errorBound(double x, double y) { return (4.0 + 1.5 * std::fabs(y * std::log(x))) * kEps; }
+double errorBound(double x, double y) { return (4.0 + 1.5 * std::fabs(y * std::log(x))) * kMachineEps; }
 
 // The support map's powers (SupportKernel): u^(1/(p-1)) with u in (0, 1]
 // (down to the smallest u whose power is not below 1e-300) and S^(-1/p)
@@ -63,7 +63,7 @@ TEST(PowLanes, SupportMapPowersWithinTheBound) {
     }
     EXPECT_LT(worst, 1.0);
     // the blocky exponents (|y ln x| <= 5 here): within 10 eps (measured 6.6)
-    EXPECT_LT(worstBlocky, 10.0 * kEps);
+    EXPECT_LT(worstBlocky, 10.0 * kMachineEps);
 }
 
 // Any positive normal x and |y ln x| <= 700.

@@ -13,14 +13,14 @@ using sef::Superellipsoid;
 using sef::Vec3;
 
 namespace {
-const double kEps[] = {0.1, 0.2, 0.5, 1.0, 1.5, 2.0};
+const double kEpsSet[] = {0.1, 0.2, 0.5, 1.0, 1.5, 2.0};
 }
 
 TEST(SupportPoint, OnSurfaceWithNormalAlongDirection) {
     std::mt19937 rng(5);
     double worstF = 0, worstAngle = 0;
-    for (double e1 : kEps)
-        for (double e2 : kEps)
+    for (double e1 : kEpsSet)
+        for (double e2 : kEpsSet)
             for (const Vec3& L : sef::test::halfAxesSet()) {
                 const Superellipsoid s(L[0], L[1], L[2], e1, e2);
                 for (int k = 0; k < 50; ++k) {
@@ -123,8 +123,8 @@ TEST(SupportPoint, WorldFrameAndBoxes) {
 
 TEST(RadialSurfacePoint, OnSurfaceAndOnRay) {
     std::mt19937 rng(2);
-    for (double e1 : kEps)
-        for (double e2 : kEps) {
+    for (double e1 : kEpsSet)
+        for (double e2 : kEpsSet) {
             const Superellipsoid s(0.05, 0.01, 0.025, e1, e2);
             for (int k = 0; k < 50; ++k) {
                 const Vec3 d = sef::test::randomUnitVector(rng) * 0.1;

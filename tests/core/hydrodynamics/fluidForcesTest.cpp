@@ -5,6 +5,7 @@
 // cloud does) against an independent root of the correlation, buoyancy and
 // pressure gradient, and bad input.
 #include "dem/DemEngine.hpp"
+#include "HydrodynamicTestSupport.hpp"
 #include "hydrodynamics/EllipsoidResistance.hpp"
 #include "hydrodynamics/FluidForces.hpp"
 
@@ -18,11 +19,9 @@ using namespace sef;
 
 namespace {
 
-constexpr double kG = 9.81;
+constexpr double kGravityForces = 9.81;
 
-HydrodynamicShape hydrodynamicShape(const Superellipsoid& s) {
-    return {s, ellipsoidResistance(s.a(), s.b(), s.c()), shapeFactors(s), addedMassCoefficients(s)};
-}
+using sef::test::hydrodynamicShape;
 
 // Root of g(x) = 0 on [lo, hi] by bisection (g changes sign once).
 double bisect(const std::function<double(double)>& g, double lo, double hi) {
@@ -41,7 +40,7 @@ Vec3 settle(const HydrodynamicShape& p, double rho, const Quat& q, DragCorrectio
     ps.add(0, 1, Vec3::Zero(), q);
     ps.fluidDrag.resize(1);
     dem::EngineSettings settings;
-    settings.gravity = Vec3(0, 0, -kG);
+    settings.gravity = Vec3(0, 0, -kGravityForces);
     dem::DemEngine engine({}, settings);
     FluidState water;
     water.density = 1000.0;
@@ -135,7 +134,7 @@ TEST(FluidForces, SphereTerminalVelocityAtFiniteReMatchesTheCorrelation) {
     // independently by bisection of the force balance.
     for (double r : {2.5e-4, 5.5e-4}) {
         const HydrodynamicShape p = hydrodynamicShape(Superellipsoid(r, r, r, 1.0, 1.0));
-        const double rho = 2500.0, d = 2.0 * r, weight = (rho - 1000.0) * p.shape.volume() * kG;
+        const double rho = 2500.0, d = 2.0 * r, weight = (rho - 1000.0) * p.shape.volume() * kGravityForces;
         for (DragCorrectionModel model : {DragCorrectionModel::schillerNaumann, DragCorrectionModel::hoelzerSommerfeld}) {
             const double want = bisect([&](double v) {
                 const double Re = 1000.0 * v * d / 1e-3;
@@ -150,7 +149,7 @@ TEST(FluidForces, SphereTerminalVelocityAtFiniteReMatchesTheCorrelation) {
         // and the Stokes law far below its validity, as a contrast: 2/9 (rho_p - rho_f) g r^2 / mu
         // (response time 2/9 rho r^2 / mu up to 0.17 s; exact for any step)
         const Vec3 stokes = settle(p, rho, Quat::Identity(), DragCorrectionModel::stokes, 200, 0.05);
-        const double vStokes = 2.0 / 9.0 * 1500.0 * kG * r * r / 1e-3;
+        const double vStokes = 2.0 / 9.0 * 1500.0 * kGravityForces * r * r / 1e-3;
         EXPECT_NEAR(-stokes.z() / vStokes, 1.0, 1e-9);
     }
 }
@@ -161,7 +160,7 @@ TEST(FluidForces, HoelzerSommerfeldTerminalVelocityOfASpheroidBroadside) {
     // with the crosswise sphericity of the broadside shadow.
     const double c = 2e-4;
     const HydrodynamicShape p = hydrodynamicShape(Superellipsoid(3 * c, c, c, 1.0, 1.0));
-    const double rho = 2500.0, dEq = p.factors.equivalentDiameter, weight = 1500.0 * p.shape.volume() * kG;
+    const double rho = 2500.0, dEq = p.factors.equivalentDiameter, weight = 1500.0 * p.shape.volume() * kGravityForces;
     const double phiPerp = 0.25 * M_PI * dEq * dEq / (M_PI * 3 * c * c); // shadow normal to z: pi a b
     const double want = bisect([&](double v) {
         const double Re = 1000.0 * v * dEq / 1e-3;
@@ -179,7 +178,7 @@ TEST(FluidForces, BuoyancyAndPressureGradient) {
     fluid.density = 998.0;
     fluid.dynamicViscosity = 1e-3;
     fluid.acceleration = Vec3(2.0, 0.0, 0.0);
-    const Vec3 g(0, 0, -kG);
+    const Vec3 g(0, 0, -kGravityForces);
     FluidForceModel all;
     all.addedMass = false;   // below: AddedMass...
     const double mass = 2500.0 * p.shape.volume();
@@ -206,13 +205,13 @@ TEST(FluidForces, AddedMassSlowsTheStartButNotTheTerminalVelocity) {
     const double r = 5e-5, rhoP = 1500.0, rhoF = 1000.0, mu = 1e-3;
     const HydrodynamicShape p = hydrodynamicShape(Superellipsoid(r, r, r, 1.0, 1.0));
     const double V = p.shape.volume(), m = rhoP * V, mA = 0.5 * rhoF * V, D = 6.0 * M_PI * mu * r;
-    const double tau = (m + mA) / D, vt = (m - rhoF * V) * kG / D;
+    const double tau = (m + mA) / D, vt = (m - rhoF * V) * kGravityForces / D;
     dem::ParticleSystem ps;
     ps.types.emplace_back(p.shape, rhoP);
     ps.add(0, 1, Vec3::Zero(), Quat::Identity());
     ps.fluidDrag.resize(1);
     dem::EngineSettings settings;
-    settings.gravity = Vec3(0, 0, -kG);
+    settings.gravity = Vec3(0, 0, -kGravityForces);
     dem::DemEngine engine({}, settings);
     FluidState water;
     water.density = rhoF;
@@ -247,7 +246,7 @@ TEST(FluidForces, MomentumToFluidClosesTheBalance) {
     ps.add(0, 1, Vec3::Zero(), q, Vec3(0.05, -0.02, 0.1), Vec3(3, 0, 1));
     ps.fluidDrag.resize(1);
     dem::EngineSettings settings;
-    settings.gravity = Vec3(0.3, 0, -kG);
+    settings.gravity = Vec3(0.3, 0, -kGravityForces);
     dem::DemEngine engine({}, settings);
     FluidState fluid;
     fluid.density = 998.0;
@@ -284,7 +283,7 @@ TEST(FluidForces, PressureFromTheFieldActsOnTheParticleAndStaysOutOfTheSource) {
     fluid.dynamicViscosity = 1e-3;
     fluid.acceleration = Vec3(2.0, 0.0, 0.0); // ignored: the field's gradient counts
     fluid.pressureGradient = Vec3(-30.0, 5.0, 120.0);
-    const Vec3 g(0, 0, -kG);
+    const Vec3 g(0, 0, -kGravityForces);
     FluidForceModel model;
     model.addedMass = false;
     model.pressureFromField = true;

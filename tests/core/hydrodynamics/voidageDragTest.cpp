@@ -3,6 +3,7 @@
 // Beetstra's Stokes limit against Carman-Kozeny, Tenneti's total force and
 // Rong's Stokes limit against Ergun, the laws' written formulas; the eps = 1
 // and Re = 0 limits, finiteness under the FP traps; the hook in fluidForces.
+#include "HydrodynamicTestSupport.hpp"
 #include "hydrodynamics/EllipsoidResistance.hpp"
 #include "hydrodynamics/FluidForces.hpp"
 #include "hydrodynamics/VoidageDrag.hpp"
@@ -21,13 +22,11 @@ using namespace sef;
 
 namespace {
 
-constexpr double kG = 9.81;
+constexpr double kGravityVoidage = 9.81;
 constexpr VoidageModel kLaws[] = {VoidageModel::diFelice, VoidageModel::rong, VoidageModel::beetstra,
                                   VoidageModel::tenneti, VoidageModel::gidaspow};
 
-HydrodynamicShape hydrodynamicShape(const Superellipsoid& s) {
-    return {s, ellipsoidResistance(s.a(), s.b(), s.c()), shapeFactors(s), addedMassCoefficients(s)};
-}
+using sef::test::hydrodynamicShape;
 
 // Root of g(x) = 0 on [lo, hi] (0 < lo < hi) by bisection in log x (g changes sign once).
 double bisectLog(const std::function<double(double)>& g, double lo, double hi) {
@@ -72,7 +71,7 @@ double ergunTotalForce(double phi, double Res) {
 // eps times the buoyant weight W_b. Terminal velocity: f(Re_t) 3 pi mu d u_t = W_b.
 struct Suspension {
     double d, rhoP, rhoF = 1000.0, mu = 1e-3;
-    double buoyantWeight() const { return (rhoP - rhoF) * M_PI * d * d * d / 6.0 * kG; }
+    double buoyantWeight() const { return (rhoP - rhoF) * M_PI * d * d * d / 6.0 * kGravityVoidage; }
     double drag(double eps, double w) const { // g 3 pi mu d w, Re_s = eps Re
         const double Res = eps * rhoF * w * d / mu;
         const ShapeFactors sphere{d, 1.0};
@@ -273,7 +272,7 @@ TEST(VoidageDrag, FluidForcesIgnoresTheFractionWithoutAVoidageLaw) {
     FluidForceModel model;
     model.dragCorrection = DragCorrectionModel::hoelzerSommerfeld;
     const double m = 2500.0 * p.shape.volume();
-    const Vec3 v(0.01, 0, 0), g(0, 0, -kG);
+    const Vec3 v(0.01, 0, 0), g(0, 0, -kGravityVoidage);
     const ParticleFluidForces dilute = fluidForces(p, m, q, v, fluid, g, model);
     fluid.fluidFraction = 0.5;
     const ParticleFluidForces ignored = fluidForces(p, m, q, v, fluid, g, model);
@@ -311,7 +310,7 @@ TEST(VoidageDrag, FluidForcesDiFeliceKeepsTheShapesAnisotropy) {
     FluidForceModel model;
     model.dragCorrection = DragCorrectionModel::hoelzerSommerfeld;
     const double m = 2500.0 * p.shape.volume(), eps = 0.5;
-    const Vec3 g(0, 0, -kG);
+    const Vec3 g(0, 0, -kGravityVoidage);
     const ParticleFluidForces interstitial = fluidForces(p, m, q, Vec3::Zero(), fluid, g, model);
 
     FluidForceModel dense = model;

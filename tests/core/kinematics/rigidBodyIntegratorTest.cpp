@@ -12,7 +12,7 @@
 using namespace sef;
 
 namespace {
-constexpr double pi = 3.14159265358979323846;
+constexpr double kPiIntegrator = 3.14159265358979323846;
 } // namespace
 
 TEST(EulerEquations, HandComputedCase) {
@@ -73,7 +73,7 @@ TopRun runTop(const Vec3& inertia, const Vec3& w0Body, int spinAxis, int steps) 
     s.angularVelocity = s.orientation * w0Body;
     const double E0 = s.rotationalKineticEnergy();
     const Vec3 L0 = s.angularMomentum();
-    const double period = 2.0 * pi / w0Body.norm();
+    const double period = 2.0 * kPiIntegrator / w0Body.norm();
     const double dt = period / 100.0;
     TopRun r;
     double lastSign = w0Body[spinAxis] > 0 ? 1.0 : -1.0;

@@ -10,12 +10,12 @@
 using namespace sef;
 
 namespace {
-constexpr double pi = 3.14159265358979323846;
+constexpr double kPiState = 3.14159265358979323846;
 RigidBodyState quarterTurnBody() {
     RigidBodyState s;
     s.mass = 2.0;
     s.principalInertia = Vec3(1.0, 2.0, 3.0);
-    s.orientation = quaternionFromRotationVector(Vec3(0, 0, 0.5 * pi)); // body x -> world y
+    s.orientation = quaternionFromRotationVector(Vec3(0, 0, 0.5 * kPiState)); // body x -> world y
     return s;
 }
 } // namespace
