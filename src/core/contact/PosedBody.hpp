@@ -6,7 +6,7 @@
 #include "geometry/Pose.hpp"
 #include "geometry/Superellipsoid.hpp"
 
-#include <Eigen/Dense>
+#include "geometry/Types.hpp"
 
 namespace sef {
 
