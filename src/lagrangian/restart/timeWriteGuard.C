@@ -56,9 +56,17 @@ void Foam::checkStartTimeComplete(const Time& runTime)
     // The initial time with the run's lagrangian/ and uniform/ folders
     // removed (as the message below advises) holds only what the user
     // prepared: the run starts afresh from it and the marker is stale.
-    const instantList times = Time::findTimes(runTime.path());
-    const bool initialTime =
-        !times.empty() && times.first().name() == runTime.timeName();
+    // (findTimes lists constant/ as well)
+    word firstTime;
+    for (const instant& t : Time::findTimes(runTime.path()))
+    {
+        if (t.name() != runTime.constant())
+        {
+            firstTime = t.name();
+            break;
+        }
+    }
+    const bool initialTime = firstTime == runTime.timeName();
     const bool cleared =
         incomplete && initialTime
      && !isDir(runTime.timePath()/"lagrangian")
