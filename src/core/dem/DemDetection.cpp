@@ -15,7 +15,7 @@ namespace sef::dem {
 // rounding only, any gap along one axis proves the pair apart. (It was
 // 1e-2, leaving the exact query to pairs about to touch; in the cube-like
 // tutorial bed those were 54 exact queries per substep at 1.5 s, nearly
-// all stopping on their warm normal, and ~6 % of the time; issue 21.)
+// all stopping on their warm normal, and ~6 % of the time.)
 constexpr double kSeparatingAxisMargin = 1e-9;
 
 void DemEngine::Impl::detect(StepStatistics& stats) {

@@ -75,8 +75,7 @@ struct EngineSettings {
     // along the normal and in rotation. Negative (default): the flat
     // tolerance for the whole move, as before. 1e-3 made the first 0.5 s
     // of the cube-like tutorial 15 % cheaper, but settled eps 0.5 beds kept
-    // 2-3 times the residual kinetic energy (benchmarks/README.md, issue
-    // 21 fifth stop), so it is not the default.
+    // 2-3 times the residual kinetic energy (benchmarks/README.md), so it is not the default.
     double flatContactReuseTranslation = -1.0;
     // Flat answers between two flat faces beyond the flat tolerance by a
     // slide across the normal of at most this times the smaller bounding

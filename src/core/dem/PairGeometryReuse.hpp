@@ -62,8 +62,8 @@ bool reusePairReference(const WarmStartEntry& entry, const PairPose& A, const Pa
                         double curvedTolerance, double flatTolerance, double minRadius,
                         ContactResult& r, double flatTranslation = -1.0);
 
-// Flat answers between two flat faces, with their outlines kept (KeptPatch,
-// issue 21): a block sliding or spinning on a block fails the gate above
+// Flat answers between two flat faces, with their outlines kept (KeptPatch):
+// a block sliding or spinning on a block fails the gate above
 // within a few substeps (a rocking bed of cube-like blocks: 56 % of its flat
 // checks, three quarters of them by the slide or the spin alone), though
 // the answer changes only in the patch. While
@@ -104,7 +104,7 @@ bool reuseKeptWallPatch(const WarmStartEntry& entry, const KeptPatch& kept, cons
 // creeps toward the kink linearly or stops on the face short of it (test
 // GeometryReuse.FlatPatchWarmNormalFollowsTheFace: 7-10 % too deep). The
 // normal turned with the body whose face holds the minimum starts on it
-// (issue 21: in the cube-like tutorial bed 41 % fewer Newton iterations).
+// (in the cube-like tutorial bed 41 % fewer Newton iterations).
 Vec3 flatPatchWarmNormal(const WarmStartEntry& entry, const PosedBody& A, const PosedBody& B);
 
 // Pairs whose bounding volumes do not overlap (the narrow phase's cheap
@@ -126,7 +126,7 @@ bool pairStillSeparated(const WarmStartEntry& entry, const PairPose& A, const Pa
 // support planes along it are still apart by more than `margin`, it
 // separates them (separating-axis theorem: f(n) = n.(p_A - p_B) < 0 for
 // any one n means no contact), and r is filled with "no contact" and that
-// gap, without the Newton query. Why (issue 21): blocky shapes have bounding
+// gap, without the Newton query. Why: blocky shapes have bounding
 // spheres far larger than their faces (an eps = 0.2 cube's reaches 1.7
 // half-widths out), so a bed of them has many touching bounding spheres of
 // pairs that are apart, and their exact queries every substep (Newton on

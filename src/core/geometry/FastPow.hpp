@@ -2,7 +2,7 @@
 // x^e for x >= 0, in closed form (sqrt, cbrt, products) for the exponents
 // that common squareness values give, std::pow otherwise. The support map
 // and implicit function raise to 2/eps, 2/(2 - eps), eps/(2 - eps), -eps/2
-// and their reciprocals: for eps = 0.5 (the blocks of the issue-6 benchmark)
+// and their reciprocals: for eps = 0.5 (the blocks of the boxCase benchmark)
 // 4, 3, 4/3, 3/4, 1/3 and -1/4; for eps = 1 and 2/3 squares and roots.
 // Why: pow was the largest single cost of flat-face contact queries (perf,
 // settled bed of eps = 0.5 blocks: 6 % of the run, from the ~80 support
@@ -10,7 +10,7 @@
 // within 4 ulp, so results move only in the last bits. The exponents are
 // compared exactly: 2/(2 - 0.5) and 4.0/3.0 are the same correctly rounded double.
 //
-// Blocky shapes (issue 21): eps = 0.2 and 0.25 give p = 2/eps = 10 and 8
+// Blocky shapes: eps = 0.2 and 0.25 give p = 2/eps = 10 and 8
 // exactly (2/0.2 rounds to 10), so the implicit function and its
 // derivatives raise to p and p - 1 = 9, 7: integer powers, done by
 // squaring (pow was 40 % of a blocky pair query, perf/callgrind). eps = 0.25

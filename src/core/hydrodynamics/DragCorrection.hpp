@@ -1,5 +1,5 @@
 #pragma once
-// Finite-Reynolds-number corrections of the Stokes drag (issue 18), as a
+// Finite-Reynolds-number corrections of the Stokes drag, as a
 // factor f >= 1 on the translation resistance tensor: D = f pi mu c R K R^T.
 // The particle Reynolds number is Re_p = rho_f |u - v| d_eq / mu with the
 // volume-equivalent diameter d_eq.
