@@ -87,3 +87,19 @@ DICT
 
 # jsonValue <file> <key>: a top-level number of a JSON file
 jsonValue() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+
+# runIn <dir> <log> <command...>: the command in <dir>, its output in
+# <dir>/<log>; on failure the log's tail and a non-zero status. Two
+# independent serial runs of a decomposed test go side by side as
+# `runIn a ... & runIn b ... & waitAll`: the test runs alone, so the two
+# cores are its own.
+runIn() {
+    local dir=$1 log=$2; shift 2
+    (cd "$dir" && "$@" > "$log" 2>&1 < /dev/null) || { tail -20 "$dir/$log"; return 1; }
+}
+# waitAll: waits for every background job of the test; fails if any failed
+waitAll() {
+    local rc=0 job
+    for job in $(jobs -p); do wait "$job" || rc=1; done
+    return $rc
+}
