@@ -49,6 +49,7 @@ Description
 #include "timeWriteGuard.H"
 #include "storedCloud.H"
 #include "restartedState.H"
+#include "recordedTypes.H"
 #include "stepReports.H"
 #include "wallSchedule.H"
 #include "particleOutlets.H"

@@ -1,6 +1,8 @@
 #include "dem/WallMotion.hpp"
+#include "kinematics/StateChecks.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 
 namespace sef::dem {
@@ -8,7 +10,25 @@ namespace sef::dem {
 namespace {
 
 std::string describe(const Vec3& v) {
-    return "(" + std::to_string(v.x()) + " " + std::to_string(v.y()) + " " + std::to_string(v.z()) + ")";
+    std::ostringstream os;
+    os << "(" << v.x() << " " << v.y() << " " << v.z() << ")";
+    return os.str();
+}
+
+double largestComponent(const Vec3& v) { return v.cwiseAbs().maxCoeff(); }
+
+// Whether every point of the face moves slower than light (the bound
+// particle states are held to, kinematics/StateChecks.hpp), tested without
+// forming a product that could overflow: the angular part is bounded by
+// |omega| r with r the face's farthest vertex from the origin.
+bool belowSpeedLimit(const WallMotion& w, const WallFace& face) {
+    if (largestComponent(w.velocity) > kSpeedLimit) return false;
+    const double omega = largestComponent(w.angularVelocity);
+    if (omega == 0.0) return true;
+    double r = 0.0;
+    for (const Vec3& v : face.vertices) r = std::max(r, largestComponent(v - w.origin));
+    // (components: |omega x d| <= 2 max|omega_i| max|d_i| per component)
+    return r <= 1.0 ? 2.0 * omega * r <= kSpeedLimit : omega <= kSpeedLimit / (2.0 * r);
 }
 
 } // namespace
@@ -29,6 +49,12 @@ std::vector<int> motionOfFaces(const WallSet& walls, const std::vector<WallMotio
                                      [&](const WallMotion& w) { return w.patch == face.patch; });
         if (it == motions.end()) continue;
         motionOf[f] = static_cast<int>(it - motions.begin());
+        if (!belowSpeedLimit(*it, face))
+            throw WallMotionError(
+                "wall motion of patch " + std::to_string(face.patch) + ": face " + std::to_string(f) +
+                " would move faster than light (velocity " + describe(it->velocity) + " m/s, angular velocity " +
+                describe(it->angularVelocity) + " rad/s about " + describe(it->origin) +
+                "); the bound particle speeds are held to");
         Vec3 centroid = Vec3::Zero();
         double speed = 0.0;
         for (const Vec3& v : face.vertices) {

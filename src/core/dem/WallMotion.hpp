@@ -30,7 +30,9 @@ public:
 };
 
 // The motion of each face of `walls` (index into `motions`, -1: at rest),
-// checked: finite, one motion per patch, and every face staying on its
+// checked: finite, one motion per patch, no point of a face faster than
+// light (kSpeedLimit, as particles: larger values overflow the contact
+// arithmetic), and every face staying on its
 // surface, i.e. the velocity at the face's centroid along its normal at most
 // 1e-3 of the largest speed of the face's vertices (a translation in the
 // plane, a turn about the plane's normal, a drum facet turning about the

@@ -137,7 +137,8 @@ bool Foam::readDemCloud
 (
     const polyMesh& mesh,
     const word& cloudName,
-    sef::dem::ParticleSystem& ps
+    sef::dem::ParticleSystem& ps,
+    const storedTypeMap& mapTypes
 )
 {
     // (a truncated coordinates file is named, not read as an empty cloud)
@@ -145,6 +146,7 @@ bool Foam::readDemCloud
     passiveParticleCloud cloud(mesh, cloudName, false);
     if (cloud.size() == 0)
     {
+        if (mapTypes) mapTypes(labelList());
         return false;
     }
     const fileName dir = cloudFilePath(mesh, cloudName, "");
@@ -153,11 +155,12 @@ bool Foam::readDemCloud
     const tmp<tensorField> R(readField<tensor>(cloud, "orientation"));
     // The type index: 'typeId' of superellipsoidDEMFoam, 'particleType' of
     // the fluid-coupled cloud (whose typeId is OpenFOAM's injector id)
-    tmp<labelField> typeId(readOptionalField<label>(cloud, "particleType"));
-    if (typeId().size() != cloud.size())
+    tmp<labelField> storedType(readOptionalField<label>(cloud, "particleType"));
+    if (storedType().size() != cloud.size())
     {
-        typeId = readField<label>(cloud, "typeId");
+        storedType = readField<label>(cloud, "typeId");
     }
+    const labelList typeId(mapTypes ? mapTypes(storedType()) : labelList(storedType()));
     const tmp<labelField> particleId(readField<label>(cloud, "particleId"));
     // The exact state when this solver wrote the cloud (older or hand-made
     // clouds: from the positions and rotation tensors).
@@ -177,7 +180,7 @@ bool Foam::readDemCloud
     label i = 0;
     for (const passiveParticle& p : cloud)
     {
-        const label t = typeId()[i];
+        const label t = typeId[i];
         if (t < 0 || t >= label(ps.types.size()))
         {
             FatalErrorInFunction

@@ -4,6 +4,7 @@
 #include "foamEigen.H"
 
 #include <algorithm>
+#include <cmath>
 
 namespace
 {
@@ -34,10 +35,6 @@ Foam::wallSchedule::wallSchedule
         invalidEntry(cloudDict, "walls", "must be a dictionary of wall patches");
     }
     dict_ = cloudDict.subDict("walls");
-    if (!cloudDict.isDict("walls"))
-    {
-        invalidEntry(cloudDict, "walls", "must be a dictionary of wall patches");
-    }
     const dictionary& walls = cloudDict.subDict("walls");
     wordList wallPatches;
     for (const polyPatch& pp : mesh.boundaryMesh())
@@ -62,7 +59,8 @@ Foam::wallSchedule::wallSchedule
             invalidEntry(walls, name, "must be a dictionary (velocity, angularVelocity, origin, openAt)");
         }
         const dictionary& d = e.dict();
-        checkKeywords(d, {"velocity", "angularVelocity", "origin", "openAt"});
+        // (a Function1 may take its coefficients from <name>Coeffs)
+        checkKeywords(d, {"velocity", "angularVelocity", "origin", "openAt", "velocityCoeffs", "angularVelocityCoeffs"});
         if (d.found("openAt") && !openingAllowed)
         {
             invalidEntry(d, "openAt", "walls open only in superellipsoidDEMFoam (the fluid keeps its walls)");
@@ -70,6 +68,10 @@ Foam::wallSchedule::wallSchedule
         if (d.found("openAt"))
         {
             openAt_[patchi] = d.get<scalar>("openAt");
+            if (!std::isfinite(openAt_[patchi]) || std::abs(openAt_[patchi]) >= GREAT)
+            {
+                invalidEntry(d, "openAt", "must be a finite time");
+            }
         }
         if (!d.found("velocity") && !d.found("angularVelocity")) continue;
         patchMotion m;
@@ -113,7 +115,7 @@ void Foam::wallSchedule::apply(sef::dem::DemEngine& engine, scalar t) const
             }
         }
         FatalIOErrorInFunction(dict_)
-            << "Invalid entry '" << name << "' in " << dict_.name() << " at time " << t
+            << "Invalid entry '" << name << "' in " << dict_.name() << " at time " << Foam::name(t).c_str()
             << ": " << err.what() << exit(FatalIOError);
     }
 }
@@ -142,6 +144,45 @@ Foam::labelList Foam::wallSchedule::openedAt(scalar t) const
     forAll(openAt_, patchi)
     {
         if (isOpen(patchi, t)) opened.append(patchi);
+    }
+    return opened;
+}
+
+
+Foam::labelList Foam::wallSchedule::checkRecordedOpenings
+(
+    const wordList& recorded,
+    const scalar t,
+    const fileName& record
+) const
+{
+    labelList opened;
+    for (const word& name : recorded)
+    {
+        const label patchi = mesh_.boundaryMesh().findPatchID(name);
+        if (patchi < 0)
+        {
+            FatalErrorInFunction
+                << "Cannot restart from time " << t << ": the run record "
+                << record << " holds wall patch '" << name << "' as opened,"
+                << " but the mesh has no such patch" << exit(FatalError);
+        }
+        if (!isOpen(patchi, t))
+        {
+            const bool given = dict_.isDict(name) && dict_.subDict(name).found("openAt");
+            FatalErrorInFunction
+                << "Cannot restart from time " << t << ": wall patch '" << name
+                << "' opened before this time (the run record " << record
+                << " holds openedWalls (" << joinedNames(recorded).c_str() << ")), but "
+                << (given
+                    ? "walls/" + name + "/openAt is now " + Foam::name(openAt_[patchi])
+                    : string("the walls dictionary no longer opens it")).c_str()
+                << "." << nl << "A wall that opened stays open: set 'openAt' of "
+                << name << " to at most " << t << ". To close it again on"
+                << " purpose, remove " << name << " from openedWalls in " << record
+                << " (particles may be half through it)" << exit(FatalError);
+        }
+        opened.append(patchi);
     }
     return opened;
 }

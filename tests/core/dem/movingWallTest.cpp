@@ -168,6 +168,26 @@ TEST(MovingWall, AMotionThatWouldMoveAWallOffItsSurfaceIsRefused) {
                  WallMotionError);
 }
 
+TEST(MovingWall, AMotionFasterThanLightIsRefusedWithoutOverflow) {
+    // (the test main traps overflow, as the solvers do: forming the speed
+    // of these motions would raise SIGFPE before the refusal)
+    DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), coulomb(0.3));
+    const auto motion = [](const Vec3& v, const Vec3& w, const Vec3& origin) {
+        return std::vector<WallMotion>{WallMotion{kFloorPatch, v, w, origin}};
+    };
+    EXPECT_THROW(engine.setWallMotions(motion(Vec3(1e300, 0, 0), Vec3::Zero(), Vec3::Zero())), WallMotionError);
+    EXPECT_THROW(engine.setWallMotions(motion(Vec3::Zero(), Vec3(0, 0, 1e200), Vec3(0.05, 0.05, 0))),
+                 WallMotionError);
+    // a slow turn about a far axis sweeps the floor faster than light
+    EXPECT_THROW(engine.setWallMotions(motion(Vec3::Zero(), Vec3(0, 0, 1e-3), Vec3(1e300, 0, 0))),
+                 WallMotionError);
+    // just below the bound at the floor's farthest corner from the axis
+    // (0.1 m from it in both x and y: |omega| 0.1 sqrt(2) < c)
+    EXPECT_NO_THROW(engine.setWallMotions(motion(Vec3::Zero(), Vec3(0, 0, 1e9), Vec3::Zero())));
+    EXPECT_THROW(engine.setWallMotions(motion(Vec3(3e8, 0, 0), Vec3::Zero(), Vec3::Zero())), WallMotionError);
+    EXPECT_NO_THROW(engine.setWallMotions(motion(Vec3(2.9e8, 0, 0), Vec3::Zero(), Vec3::Zero())));
+}
+
 TEST(MovingWall, FrictionlessContactsDoNotFeelTheBelt) {
     // Only the tangential impulse can take the wall's motion over.
     ParticleSystem ps = blockOnFloor(Vec3(0.05, 0.05, 0));

@@ -18,6 +18,7 @@ Description
 #include "dem/Subcycling.hpp"
 #include "storedCloud.H"
 #include "restartedState.H"
+#include "recordedTypes.H"
 #include "timeWriteGuard.H"
 #include "stepReports.H"
 #include "volumeFractionFilter.H"
@@ -536,6 +537,17 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
         parcelType::readFields(*this);
         moveToHandPositions();
         this->deleteLostParticles();
+        // each parcel's type found by name in the current particleTypes
+        labelList stored(this->size());
+        label k = 0;
+        for (const parcelType& p : *this) stored[k++] = p.shapeType();
+        const labelList current = mapStoredTypes
+        (
+            this->outputProperties(), this->outputProperties().objectPath(),
+            this->db().time().timeName(), settings_.types.names, settings_.types.types, stored
+        );
+        k = 0;
+        for (parcelType& p : *this) p.shapeType() = current[k++];
         for (const parcelType& p : *this)
         {
             if (p.shapeType() < 0 || p.shapeType() >= settings_.types.names.size())
@@ -698,6 +710,11 @@ void Foam::SuperellipsoidCloud<CloudType>::evolve()
         // the restart's check: the total (reconstructPar and decomposePar
         // copy one processor's uniform/ to all)
         this->outputProperties().set("parcels", returnReduce(this->size(), sumOp<label>()));
+        // (a restart finds each parcel's type by name: recordedTypes.H)
+        this->outputProperties().set
+        (
+            "particleTypes", recordedTypes(settings_.types.names, settings_.types.types)
+        );
     }
     this->info();
     this->postEvolve();
