@@ -8,7 +8,7 @@ Group
 Description
     Transient incompressible flow (PIMPLE; laminar or any of OpenFOAM's
     incompressible turbulence models) with one cloud of superellipsoidal
-    particles: fluid forces through the resistance tensors (paper 001 sec.
+    particles: fluid forces through the resistance tensors ([Superellipsoid-OpenFOAM] sec.
     2.2), collisions by impulses subcycled inside the fluid step (secs. 3-4),
     coupling one-way, two-way (momentum source, explicit and implicit parts)
     or two-way with the particle volume fraction in the fluid equations.

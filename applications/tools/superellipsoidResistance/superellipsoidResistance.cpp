@@ -1,5 +1,5 @@
 // superellipsoidResistance: K, Omega, Pi diagonals of one superellipsoid in
-// the normalisation of paper 001 (eqs. 5 and 21; c = smallest half-axis).
+// the normalisation of [Superellipsoid-OpenFOAM] (eqs. 5 and 21; c = smallest half-axis).
 //   superellipsoidResistance --a A --b B --c C --eps1 E1 --eps2 E2
 //                            [--resolution R] [--json]
 // Results are cached (SEF_RESISTANCE_CACHE or ~/.cache/superellipsoidFoam/

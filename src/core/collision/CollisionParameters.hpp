@@ -2,11 +2,11 @@
 // Collision models selectable by name, and their parameters.
 //
 //   "frictionless"         zero tangential impulse; eps_n only.
-//   "paper" / "frictional" paper 001 eqs. (65)-(72), (75)-(81): relative
+//   "paper" / "frictional" [Superellipsoid-OpenFOAM] eqs. (65)-(72), (75)-(81): relative
 //                          contact velocity after = -eps_n (normal part)
 //                          + eps_t (tangential part) of the one before.
 //   "schwager"             as "paper", with eps_t from the friction
-//                          coefficient by paper 001 eqs. (87)-(88),
+//                          coefficient by [Superellipsoid-OpenFOAM] eqs. (87)-(88),
 //                          generalised with the actual contact arms and
 //                          inertia tensors (see ImpulseResolution.hpp).
 //   "coulomb"              sticking impulse (target tangential velocity

@@ -40,7 +40,7 @@ double schwagerTangentialRestitution(const Mat3& K, const Vec3& u, const Vec3& n
     if (!(gt > 0.0)) return 0.0;
     const Vec3 t = ut / gt;
     const double inverseAlpha = t.dot(K * t) / n.dot(K * n); // generalises eq. (88)
-    // paper 001, eq. (87)
+    // [Superellipsoid-OpenFOAM], eq. (87)
     return std::max(0.0, 1.0 - friction * (1.0 + restitution) * inverseAlpha * gn / gt);
 }
 
@@ -61,7 +61,7 @@ Vec3 frictionlessImpulse(const ContactFrame& f, double un) {
     return ((f.targetNormalVelocity - un) / f.normalCompliance) * f.normal;
 }
 
-// J = K^-1 (u' - u), u' = target n + eps_t u_t (paper 001, eqs. (65), (67)).
+// J = K^-1 (u' - u), u' = target n + eps_t u_t ([Superellipsoid-OpenFOAM], eqs. (65), (67)).
 Vec3 restitutionImpulse(const ContactFrame& f, const Vec3& u, double un, double et) {
     const Vec3 target = f.targetNormalVelocity * f.normal + et * (u - un * f.normal);
     return solveCompliance(f, target - u);

@@ -8,7 +8,7 @@
 // receives -J), given the compliance K (du = K J) and a fixed normal target
 // u'_n = targetNormalVelocity:
 //   - isolated collision: u_free = u before, target = -eps_n u_n; this gives
-//     exactly paper 001, eqs. (65)/(67) (see ImpulseResolution.hpp);
+//     exactly [Superellipsoid-OpenFOAM], eqs. (65)/(67) (see ImpulseResolution.hpp);
 //   - sequential impulses: the solver applies J - J_old. For a single contact
 //     the first sweep gives the isolated-collision answer and later sweeps
 //     change nothing. The target is fixed at the start of the substep (eps_n
@@ -21,8 +21,8 @@
 // Models (collision/CollisionParameters.hpp):
 //   frictionless  J = j n, j = (target - u_free,n) / n.K n.
 //   paper         J = K^-1 (u' - u_free), u' = target n + eps_t u_free,t
-//                 (paper 001, eqs. (65), (67)).
-//   schwager      paper with eps_t from paper 001, eq. (87), generalised:
+//                 ([Superellipsoid-OpenFOAM], eqs. (65), (67)).
+//   schwager      paper with eps_t from [Superellipsoid-OpenFOAM], eq. (87), generalised:
 //                 1/alpha = (t.K t)/(n.K n) (= eq. (88) for spheres).
 //   coulomb       sticking J_s = K^-1 (target n + eps_t u_free,t - u_free),
 //                 accepted if J_s,n >= 0, |J_s,t| <= mu J_s,n and it does not
@@ -87,7 +87,7 @@ struct ImpulseLawResult {
 ImpulseLawResult contactImpulse(const CollisionParameters& law, const ContactFrame& frame,
                                 const Vec3& uFree);
 
-// Generalised Schwager eps_t (paper 001, eq. (87)) for relative contact
+// Generalised Schwager eps_t ([Superellipsoid-OpenFOAM], eq. (87)) for relative contact
 // velocity u, unit normal n, compliance K: g_n = -u.n, g_t = |u_t|,
 // 1/alpha = (t.K t)/(n.K n). g_t = 0 gives 0.
 double schwagerTangentialRestitution(const Mat3& K, const Vec3& u, const Vec3& n,

@@ -1,10 +1,10 @@
 #pragma once
 // Impulse-based collision response with full inertia tensors
-// (paper 001, sec. 4.1-4.6; friction via eqs. (87)-(88) or Coulomb).
+// ([Superellipsoid-OpenFOAM], sec. 4.1-4.6; friction via eqs. (87)-(88) or Coulomb).
 //
 // CONVENTIONS
 //   contactPoint  world point where the impulse acts (the collision-frame
-//                 origin of paper 001, sec. 4.1; for walls the deepest point
+//                 origin of [Superellipsoid-OpenFOAM], sec. 4.1; for walls the deepest point
 //                 of the particle, i.e. the support point along the normal).
 //   normal        unit, from body 1 towards body 2. Particle-wall: from the
 //                 particle towards (into) the wall; the wall is "body 2".
@@ -25,7 +25,7 @@
 // relative contact velocity is du = K J with the symmetric positive definite
 // compliance K = (1/m_1 + 1/m_2) 1 - [r_1]x I_1^-1 [r_1]x - [r_2]x I_2^-1 [r_2]x
 // (walls: 1/m_2 = 0, I_2^-1 = 0). For ANY J this conserves linear momentum
-// (paper 001, eq. (63)) and each body's angular momentum about the contact
+// ([Superellipsoid-OpenFOAM], eq. (63)) and each body's angular momentum about the contact
 // point I_i w_i + (x_i - p) x m_i v_i (eq. (70), all three components).
 // The models only differ in how J is chosen:
 //   frictionless  J = j n, j = -(1 + eps_n) u_n / (n.K n).
@@ -59,9 +59,9 @@
 // eps_n in [0, 1], eps_t in [-1, 1]. "paper" and "schwager" can for
 // non-spheres (the normal-tangential coupling n.K t != 0 lets a prescribed
 // tangential restitution feed energy in); they are offered for fidelity to
-// paper 001.
+// [Superellipsoid-OpenFOAM].
 //
-// THE TWO TRAPS OF PAPER 001 (what we chose):
+// THE TWO TRAPS OF [Superellipsoid-OpenFOAM] (what we chose):
 // (1) Its frictionless systems (eqs. (73)-(74), (86)) impose psi_x'' = w_x''
 //     (unchanged normal component of the angular velocity) and keep only the
 //     y and z rows of eq. (70). A normal impulse changes the spin angular

@@ -1,5 +1,5 @@
 #pragma once
-// Overlap removal after an impulse (paper 001, sec. 5.3: "the identified
+// Overlap removal after an impulse ([Superellipsoid-OpenFOAM], sec. 5.3: "the identified
 // overlap of particles is removed after each collision by a corresponding
 // displacement of the particles according to the identified contact point
 // and surface normal"). The pair is separated along the common normal by

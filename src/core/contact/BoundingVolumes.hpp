@@ -1,6 +1,6 @@
 #pragma once
-// Cheap rejection tests of the pre-evaluation (paper 001, sec. 3.4.3 and
-// 3.5.3; paper 000, "Neighbor search"): bounding spheres, then oriented
+// Cheap rejection tests of the pre-evaluation ([Superellipsoid-OpenFOAM], sec. 3.4.3 and
+// 3.5.3; [Superquadric-LIGGGHTS], "Neighbor search"): bounding spheres, then oriented
 // bounding boxes (separating-axis test, Ericson 2005 / Gottschalk 1996).
 // Each returns a lower bound of the gap between the two bodies: > 0 means
 // certainly separated.

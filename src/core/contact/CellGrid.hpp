@@ -1,6 +1,6 @@
 #pragma once
-// Broad phase: uniform cell grid (linked cells; paper 000, "Neighbor search";
-// paper 002, linked cells). Particles are binned by their centre into cubic
+// Broad phase: uniform cell grid (linked cells; [Superquadric-LIGGGHTS], "Neighbor search";
+// [Polyhedra-DEM], linked cells). Particles are binned by their centre into cubic
 // cells of edge >= the largest bounding-sphere diameter (+ margin), so every
 // pair whose bounding spheres overlap lies in the same or in adjacent cells.
 // Candidate pairs are found in O(N) for a bounded number density.

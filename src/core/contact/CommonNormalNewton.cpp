@@ -11,7 +11,7 @@ namespace sef {
 // Principal radii of curvature (inverse Weingarten map, 2x2 in the world
 // tangent basis t1, t2) at the surface point xBody of body b. This is the
 // derivative of the support map: d support / d n = Rho on the tangent plane.
-// Weingarten map W = P H P / |grad S| (H, grad S of paper 001 eq. 3).
+// Weingarten map W = P H P / |grad S| (H, grad S of [Superellipsoid-OpenFOAM] eq. 3).
 // Edges (eps > 1) have infinite curvature: Rho -> 0 there; flat faces
 // (eps -> 0) have zero curvature: Rho is capped at a large radius.
 Mat2 radiiOfCurvature(const PosedBody& b, const Vec3& xBody, const Vec3& t1, const Vec3& t2,

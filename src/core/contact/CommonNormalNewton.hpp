@@ -11,7 +11,7 @@
 //
 // At a minimiser the tangential part of p1 - p2 vanishes: p1 has outward
 // normal n, p2 has outward normal -n and p1 - p2 is parallel to n. These are
-// exactly the common-normal (CN) conditions of paper 001, sec. 3.5 (Part 1
+// exactly the common-normal (CN) conditions of [Superellipsoid-OpenFOAM], sec. 3.5 (Part 1
 // gives the normal at p_c1, Part 2 the point on S2 with the opposite normal,
 // which is support2(-n), cf. eqs. 43-50), now required to hold together with
 // p1 - p2 || n (the CN requirement the paper cites from Kildashti et al.).
@@ -21,7 +21,7 @@
 // principal radii of curvature at the support point (inverse Weingarten map
 // from the implicit-function Hessian), globalised by a Levenberg shift that
 // keeps H positive definite, a step-length cap (trust radius) and an Armijo
-// backtracking line search on f (paper 000: step halving until the merit
+// backtracking line search on f ([Superquadric-LIGGGHTS]: step halving until the merit
 // function decreases; here the backtracking factor comes from a quadratic
 // interpolation, clamped to [1/10, 1/2]).
 //

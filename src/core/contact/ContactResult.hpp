@@ -105,7 +105,7 @@ struct ContactResult {
 };
 
 // Warm start of a pair query: the common normal of the previous time step
-// (paper 000: "the solution from previous DEM time step can be used as a
+// ([Superquadric-LIGGGHTS]: "the solution from previous DEM time step can be used as a
 // starting point"). Store `ContactResult::normal` and pass it back.
 // A zero normal asks for a cold start.
 // patch (optional, in and out): the last flat patch's search guesses; the

@@ -33,8 +33,8 @@ Vec3 centreLine(const PosedBody& b1, const PosedBody& b2) {
 }
 
 // Cold start candidates: the centre line (the exact normal of the
-// volume-equivalent spheres, paper 000 continuation step 1) and the body axes
-// of both bodies (the face normals of the bounding boxes that paper 001 uses
+// volume-equivalent spheres, [Superquadric-LIGGGHTS] continuation step 1) and the body axes
+// of both bodies (the face normals of the bounding boxes that [Superellipsoid-OpenFOAM] uses
 // for its first guess), each oriented from body 1 to body 2. Returns the two
 // with the smallest overlap f (Newton runs from both: two basins cover the
 // crossing configurations of elongated bodies).

@@ -1,11 +1,11 @@
 #pragma once
-// Narrow phase for a pair of superellipsoids (paper 001, sec. 3.5).
+// Narrow phase for a pair of superellipsoids ([Superellipsoid-OpenFOAM], sec. 3.5).
 //
 //   ContactResult r = detectPairContact(shape1, pose1, shape2, pose2, &warm);
 //   if (r.contact) { ... r.normal points from body 1 to body 2 ... }
 //   warm.normal = r.normal; // keep per pair for the next step
 //
-// Path: pre-evaluation (bounding sphere, then OBB; paper 001 sec. 3.5.3) ->
+// Path: pre-evaluation (bounding sphere, then OBB; [Superellipsoid-OpenFOAM] sec. 3.5.3) ->
 // Newton on the common normal (CommonNormalNewton.hpp), started from the
 // warm start or from the best of a few candidate directions (the centre line
 // and the body axes) -> the answer is certified (no contact: a separating

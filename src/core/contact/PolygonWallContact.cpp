@@ -313,7 +313,7 @@ ContactResult detectValidatedPolygonWallContact(const Superellipsoid& shape, con
         r.status = ContactStatus::boundingSphere;
         return r;
     }
-    // 1. Face: paper 001, Part 2 (eqs. 43-50), the support point along -n.
+    // 1. Face: [Superellipsoid-OpenFOAM], Part 2 (eqs. 43-50), the support point along -n.
     const Vec3 deepest = supportAlongMinusNormal(shape, pose, body, n);
     const double faceDepth = -n.dot(deepest - v0);
     if (!(faceDepth > 0.0)) { // the particle does not reach the plane: nor the polygon

@@ -4,7 +4,7 @@
 //
 // Per face, in this order (ContactResult.feature says which one answered):
 //  1. face: the particle's deepest point w.r.t. the face plane (closed form,
-//     paper 001 sec. 3.4, as in WallContact.hpp) projects inside the polygon
+//     [Superellipsoid-OpenFOAM] sec. 3.4, as in WallContact.hpp) projects inside the polygon
 //     -> the plane answer, status closedForm. A projection on the polygon
 //     boundary (within 1e-10 of the polygon size) counts only for the face
 //     that owns that edge / vertex (ownedEdges / ownedVertices), so a point

@@ -10,7 +10,7 @@
 namespace sef {
 
 WallPlane WallPlane::fromPoints(const Vec3& a, const Vec3& b, const Vec3& c) {
-    const Vec3 n = (c - a).cross(b - a); // paper 001, eq. (24)
+    const Vec3 n = (c - a).cross(b - a); // [Superellipsoid-OpenFOAM], eq. (24)
     const double norm = n.norm();
     const double scale = std::max({(b - a).norm(), (c - a).norm(), 1e-300});
     if (!(norm > 1e-12 * scale * scale))
@@ -41,7 +41,7 @@ ContactResult detectWallContact(const Superellipsoid& shape, const Pose& pose,
             return r;
         }
     }
-    // Paper 001, Part 2 (eqs. 43-50): the surface point with normal -n_w.
+    // [Superellipsoid-OpenFOAM], Part 2 (eqs. 43-50): the surface point with normal -n_w.
     const Vec3 deepest = body.support(-n);
     r.depth = -n.dot(deepest - wall.point); // -W(deepest), eq. (25)
     r.contact = r.depth > 0.0;

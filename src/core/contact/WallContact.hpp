@@ -1,7 +1,7 @@
 #pragma once
-// Narrow phase superellipsoid - plane wall (paper 001, sec. 3.4).
+// Narrow phase superellipsoid - plane wall ([Superellipsoid-OpenFOAM], sec. 3.4).
 //
-// The wall W(r) = n_w . (r - a) = 0 (paper 001, eqs. 24-25) with n_w pointing
+// The wall W(r) = n_w . (r - a) = 0 ([Superellipsoid-OpenFOAM], eqs. 24-25) with n_w pointing
 // into the particle side. Part 2 of the paper (eqs. 43-50) looks for the
 // surface point with normal -n_w: for a convex body that point is the
 // support point in direction -n_w, which the geometry kernel gives in closed
@@ -26,7 +26,7 @@ struct WallPlane {
     Vec3 point = Vec3::Zero();
     Vec3 normal = Vec3::UnitZ(); // unit, into the particle / fluid side
 
-    // Plane through three points (paper 001, eq. 24): n = (c-a) x (b-a) / |.|.
+    // Plane through three points ([Superellipsoid-OpenFOAM], eq. 24): n = (c-a) x (b-a) / |.|.
     // Throws std::invalid_argument for collinear points.
     static WallPlane fromPoints(const Vec3& a, const Vec3& b, const Vec3& c);
 };

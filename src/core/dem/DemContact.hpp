@@ -35,7 +35,7 @@ void mergeDuplicateWallContacts(std::vector<DemContact>& wallContactsOfOnePartic
 void mergeDuplicateWallContacts(std::vector<DemContact>& wallContactsOfOneParticle,
                                 std::vector<int>& parallel, double angleTolerance = 1e-3);
 
-// Paper 001, sec. 3.4.3 / 3.5.3: every particle keeps only ONE collision
+// [Superellipsoid-OpenFOAM], sec. 3.4.3 / 3.5.3: every particle keeps only ONE collision
 // partner per step, the one with the largest overlap; partners already taken
 // are neglected for the rest of the step. Greedy by decreasing depth (ties
 // by input order), a wall counts as a partner of its particle.

@@ -9,10 +9,10 @@
 //   4. impulses: sequential impulses with accumulated, projected impulses
 //      (dem/SequentialImpulseSolver.hpp), resting contacts warm-started and
 //      solved with target normal velocity 0, impacts with eps_n times their
-//      approach speed; or, optionally, paper 001's one partner per particle
+//      approach speed; or, optionally, [Superellipsoid-OpenFOAM]'s one partner per particle
 //      (largest overlap) with one impulse each (doc/dem.md compares them);
 //   5. drift with the solved velocities: x += h v, rotation by the
-//      kinematics module (Euler's equations, paper 001 eqs. 13-16). A resting
+//      kinematics module (Euler's equations, [Superellipsoid-OpenFOAM] eqs. 13-16). A resting
 //      contact, solved to u_n = 0, does not drift into penetration;
 //   6. overlap removal: projected Gauss-Seidel on accumulated position
 //      corrections along the normals, on the depths linearised in the drift

@@ -35,7 +35,7 @@ struct EngineSettings {
     ContactLaw wall;
     Vec3 gravity = Vec3::Zero();
     int maxSweeps = 50;                 // sequential-impulse sweeps per substep (cap)
-    bool onePartnerPerStep = false;     // paper 001: only the largest-overlap partner
+    bool onePartnerPerStep = false;     // [Superellipsoid-OpenFOAM]: only the largest-overlap partner
     int overlapPasses = 20;             // cap of projected Gauss-Seidel passes of overlap removal
     // Penetration left in place by overlap removal, as a fraction of the
     // smaller d_eq of the contact: keeps a resting contact detected in the

@@ -116,7 +116,7 @@ void DemEngine::Impl::setUpTurningDrag(std::size_t i, double h) {
 }
 
 // The rotation of the drift for every body: Euler's equations by the
-// kinematics module (paper 001, eqs. 13-16), kRotationLanes bodies at a time
+// kinematics module ([Superellipsoid-OpenFOAM], eqs. 13-16), kRotationLanes bodies at a time
 // (advanceRotations; the same bits as one by one). A body at rest without
 // torque stays as it is, and so does a held body.
 void DemEngine::Impl::rotateAll(double h) {

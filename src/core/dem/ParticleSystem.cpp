@@ -13,7 +13,7 @@ ParticleType::ParticleType(const Superellipsoid& s, double rho)
     : shape(s), density(rho), mass(0.0), principalInertia(Vec3::Zero()), boundingRadius(0.0) {
     shape.requireDensity(rho); // ParameterError("density"): mass and inertia must be representable
     mass = rho * shape.volume();
-    principalInertia = shape.principalInertia(rho); // paper 001, eqs. (17)-(20)
+    principalInertia = shape.principalInertia(rho); // [Superellipsoid-OpenFOAM], eqs. (17)-(20)
     boundingRadius = shape.boundingRadius();
 }
 

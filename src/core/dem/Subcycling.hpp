@@ -1,6 +1,6 @@
 #pragma once
 // Automatic number of collision substeps per step (both solvers; the cloud
-// subcycles inside a fluid step). Paper 001 sec. 5.1-5.2: collisions are
+// subcycles inside a fluid step). [Superellipsoid-OpenFOAM] sec. 5.1-5.2: collisions are
 // resolved with negligible deviations when a particle travels at most about
 // 10 % of its d_eq per (sub)step, and a step of 100 % d_eq split into 10
 // substeps is as accurate as a step of 10 %. So

@@ -19,7 +19,7 @@ struct WallFace {
 };
 
 // A validated face set with a uniform-grid index over face bounding boxes
-// (paper 002, sec. 2.5: linked cells; faces are binned once, particles query
+// ([Polyhedra-DEM], sec. 2.5: linked cells; faces are binned once, particles query
 // the cells their bounding sphere covers).
 //
 // Input faces are checked (>= 3 finite vertices, non-zero area, outward normal

@@ -1,8 +1,8 @@
-// Mean and Gaussian curvature of the implicit surface S = 0 (paper 000,
+// Mean and Gaussian curvature of the implicit surface S = 0 ([Superquadric-LIGGGHTS],
 // eqs. 38-39, written in the coordinate-free form of Goldman 2005):
 //   mean     = (|g|^2 tr H - g^T H g) / (2 |g|^3)
 //   gaussian = g^T adj(H) g / |g|^4
-// Deviations from paper 000: (i) its K_mean carries the opposite sign
+// Deviations from [Superquadric-LIGGGHTS]: (i) its K_mean carries the opposite sign
 // (negative for a convex body with outward gradient); we return the positive
 // value as the API asks. (ii) Its K_Gauss divides by F_Z^2 |g|^4, singular
 // wherever F_Z = 0 and dimensionally inconsistent with the square root; the

@@ -1,5 +1,5 @@
 // Implicit function of the superellipsoid and its first three derivatives,
-// paper 001 eq. (3) (= paper 000 eq. 1 with n1 = 2/eps1, n2 = 2/eps2):
+// [Superellipsoid-OpenFOAM] eq. (3) (= [Superquadric-LIGGGHTS] eq. 1 with n1 = 2/eps1, n2 = 2/eps2):
 //   S = nu^r + w^q - 1,  nu = u^p + v^p,
 //   u = |x|/a, v = |y|/b, w = |z|/c,  p = 2/eps2, q = 2/eps1, r = q/p.
 //
@@ -132,7 +132,7 @@ Vec3 gradientFrom(const Superellipsoid& s, const Powers& P) {
 }
 
 // Second and third derivatives of the x-y part, with the terms of the chain
-// rule combined analytically: the textbook sum (e.g. paper 000's Hessian)
+// rule combined analytically: the textbook sum (e.g. [Superquadric-LIGGGHTS]'s Hessian)
 // p (r-1) nuHat^(r-2) u^(2p-2) + (p-1) nuHat^(r-1) u^(p-2) cancels
 // catastrophically when r << 1 (eps1 = 2, eps2 = 0.1: 19 - 19), whereas the
 // combined brackets below have no cancellation beyond true sign changes.

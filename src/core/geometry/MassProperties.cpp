@@ -1,4 +1,4 @@
-// Principal moments of inertia of a uniform superellipsoid, paper 001
+// Principal moments of inertia of a uniform superellipsoid, [Superellipsoid-OpenFOAM]
 // eqs. (17)-(20) (after Jaklic et al.). With
 //   X = int x^2 dV / a^2 = 1/2 abc eps1 eps2 B(3 eps2/2, eps2/2) B(eps1/2, 2 eps1 + 1)
 //   Z = int z^2 dV / c^2 = 2 abc eps1 eps2 B(eps2/2, eps2/2 + 1) B(3 eps1/2, eps1 + 1)

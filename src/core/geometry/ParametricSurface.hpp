@@ -1,6 +1,6 @@
 #pragma once
 // Parametric form of the superellipsoid surface (Barr 1981; the surface of
-// paper 001 eq. 3):
+// [Superellipsoid-OpenFOAM] eq. 3):
 //   x = a sgn(cos eta cos w) |cos eta|^eps1 |cos w|^eps2
 //   y = b sgn(cos eta sin w) |cos eta|^eps1 |sin w|^eps2
 //   z = c sgn(sin eta)       |sin eta|^eps1

@@ -1,5 +1,5 @@
 #pragma once
-// World-frame view of a superellipsoid at a pose (paper 000, "A contact
+// World-frame view of a superellipsoid at a pose ([Superquadric-LIGGGHTS], "A contact
 // detection algorithm"): F(X) = f(R^T (X - X_C)), grad F = R grad f,
 // H(F) = R H(f) R^T, and the third derivatives rotate on all three indices.
 #include "geometry/Pose.hpp"

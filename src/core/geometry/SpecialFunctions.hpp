@@ -1,11 +1,11 @@
 #pragma once
-// Special functions used by the mass properties (paper 001, eq. 20).
+// Special functions used by the mass properties ([Superellipsoid-OpenFOAM], eq. 20).
 #include <cmath>
 
 namespace sef {
 
 // Beta function B(x, y) = Gamma(x) Gamma(y) / Gamma(x + y), via log-gamma so
-// that small arguments (eps -> 0.1) do not overflow. Paper 001, eq. (20).
+// that small arguments (eps -> 0.1) do not overflow. [Superellipsoid-OpenFOAM], eq. (20).
 inline double logBeta(double x, double y) {
     return std::lgamma(x) + std::lgamma(y) - std::lgamma(x + y);
 }

@@ -1,8 +1,8 @@
 #pragma once
-// A superellipsoid shape in its body frame (paper 001, eq. 3):
+// A superellipsoid shape in its body frame ([Superellipsoid-OpenFOAM], eq. 3):
 //   S(x) = ((|x|/a)^(2/eps2) + (|y|/b)^(2/eps2))^(eps2/eps1) + (|z|/c)^(2/eps1) - 1
 // Half-axes a, b, c along body x, y, z; squareness eps1 (z / meridian) and
-// eps2 (x-y plane). Equivalent exponents of paper 000: n1 = 2/eps1, n2 = 2/eps2.
+// eps2 (x-y plane). Equivalent exponents of [Superquadric-LIGGGHTS]: n1 = 2/eps1, n2 = 2/eps2.
 #include "geometry/ShapeError.hpp"
 #include "geometry/Types.hpp"
 
@@ -56,7 +56,7 @@ public:
     Superellipsoid(double a, double b, double c, double eps1, double eps2);
 
     // Construct from the blockiness exponents n1 = 2/eps1, n2 = 2/eps2 of
-    // paper 000. Throws ShapeError naming n1 or n2 (n < 1, not finite or
+    // [Superquadric-LIGGGHTS]. Throws ShapeError naming n1 or n2 (n < 1, not finite or
     // above the representable range), else as the constructor.
     static Superellipsoid fromExponents(double a, double b, double c, double n1, double n2);
 
@@ -74,7 +74,7 @@ public:
     bool hasEdges() const noexcept { return eps1_ > 1.0 || eps2_ > 1.0; }
 
     // V = 2 a b c eps1 eps2 B(eps1/2 + 1, eps1) B(eps2/2, eps2/2)
-    // (Jaklic et al.; consistent with paper 001, eqs. 17-20).
+    // (Jaklic et al.; consistent with [Superellipsoid-OpenFOAM], eqs. 17-20).
     double volume() const;
 
     // Diameter of the sphere of equal volume.
@@ -88,13 +88,13 @@ public:
     // are truly infinite there (edges, eps > 1) are capped at their value at
     // a scaled distance 1e-30: large but finite, never Inf/NaN.
 
-    // S of paper 001 eq. (3): < 0 inside, 0 on the surface, > 0 outside.
+    // S of [Superellipsoid-OpenFOAM] eq. (3): < 0 inside, 0 on the surface, > 0 outside.
     double implicitFunction(const Vec3& xBody) const;
     // dS/dx
     Vec3 gradient(const Vec3& xBody) const;
     // d2S/dx dx
     Mat3 hessian(const Vec3& xBody) const;
-    // T[i](j, k) = d3S / dx_i dx_j dx_k (common-normal Jacobian, paper 001
+    // T[i](j, k) = d3S / dx_i dx_j dx_k (common-normal Jacobian, [Superellipsoid-OpenFOAM]
     // sec. 3.4.2 and Appendix A).
     std::array<Mat3, 3> thirdDerivatives(const Vec3& xBody) const;
     // Value, gradient and Hessian at once (shared powers; the fast path).
@@ -105,7 +105,7 @@ public:
 
     // ---- Mass properties (MassProperties.cpp) ------------------------------
     // (Ixx, Iyy, Izz) about the body axes through the centroid for a uniform
-    // density, paper 001 eqs. (17)-(19).
+    // density, [Superellipsoid-OpenFOAM] eqs. (17)-(19).
     // Throws ParameterError("density") as requireDensity does.
     Vec3 principalInertia(double density) const;
 
@@ -121,11 +121,11 @@ public:
 
     // ---- Support and bounding volumes (Support.cpp) ------------------------
     // Radius of the minimal bounding sphere centred at the body origin, i.e.
-    // the largest distance of a surface point from the centre (paper 000,
+    // the largest distance of a surface point from the centre ([Superquadric-LIGGGHTS],
     // "Neighbor search"; closed form for all eps in (0, 2]).
     // Computed once at construction (every broad- and narrow-phase query asks).
     double boundingRadius() const noexcept { return boundingRadius_; }
-    // Surface point maximising n.x (paper 000, "Particle-wall contact", closed
+    // Surface point maximising n.x ([Superquadric-LIGGGHTS], "Particle-wall contact", closed
     // form; any signs; n need not be unit). Throws std::invalid_argument for
     // a zero or non-finite direction.
     Vec3 supportPoint(const Vec3& directionBody) const;
@@ -136,7 +136,7 @@ public:
     Vec3 radialSurfacePoint(const Vec3& directionBody) const;
 
     // ---- Curvature (Curvature.cpp) -----------------------------------------
-    // Mean and Gaussian curvature at a surface point (paper 000, eqs. 38-39,
+    // Mean and Gaussian curvature at a surface point ([Superquadric-LIGGGHTS], eqs. 38-39,
     // sign chosen positive for the convex body). Large but finite on edges.
     SurfaceCurvature curvature(const Vec3& surfacePointBody) const;
 

@@ -3,7 +3,7 @@
 //
 // The body is a nested norm ball: with u = x/a, v = y/b, w = z/c,
 //   G(x) = || ( ||(u, v)||_p , w ) ||_q <= 1,   p = 2/eps2, q = 2/eps1,
-// (paper 001 eq. 3 is S = G^q - 1). Maximising a linear or quadratic
+// ([Superellipsoid-OpenFOAM] eq. 3 is S = G^q - 1). Maximising a linear or quadratic
 // function over it therefore splits into the x-y level and the z level,
 // each a 2-D Lp problem with a closed-form solution.
 #include "geometry/FastPow.hpp"
@@ -69,7 +69,7 @@ void requireDirection(const Vec3& d, const char* function) {
 
 // Largest radius sqrt(A^2 s^2 + B^2 t^2) over the 2-D ball ||(s, t)||_e <= 1
 // (e = 2/eps). For eps < 1 the maximum is interior (Lagrange stationarity, as
-// in paper 000 "Neighbor search") and equals ||(A, B)||_k with
+// in [Superquadric-LIGGGHTS] "Neighbor search") and equals ||(A, B)||_k with
 // k = 2 / (1 - eps); for eps >= 1 the radius is convex along the boundary
 // and the maximum is at a vertex: max(A, B).
 double maxRadius2D(double A, double B, double eps) {
@@ -88,7 +88,7 @@ double Superellipsoid::supportValue(const Vec3& n) const {
 
 Vec3 Superellipsoid::supportPoint(const Vec3& n) const {
     requireDirection(n, "supportPoint");
-    // Paper 000, "Particle-wall contact": the Lagrange conditions give
+    // [Superquadric-LIGGGHTS], "Particle-wall contact": the Lagrange conditions give
     // y/b : x/a = (b|ny| / a|nx|)^(1/(n2-1)) and the like for z; written with
     // the maximisers of the two nested Lp levels (equivalent, but free of the
     // division by nx, so any component may vanish):
@@ -104,7 +104,7 @@ Vec3 Superellipsoid::supportPoint(const Vec3& n) const {
 }
 
 double Superellipsoid::computeBoundingRadius() const {
-    // Paper 000, "Neighbor search": max |x| on the surface. The squared radius
+    // [Superquadric-LIGGGHTS], "Neighbor search": max |x| on the surface. The squared radius
     // a^2 u^2 + b^2 v^2 is homogeneous of degree 2 in (u, v), so the x-y level
     // reduces to a 2-D problem with half-axes (R_xy, c) at the z level.
     // The paper's closed form is the interior stationary point, a maximum only

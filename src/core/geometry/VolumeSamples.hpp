@@ -5,8 +5,8 @@
 // true superellipsoid rather than in its bounding sphere).
 //
 // The points are quasi-random (Halton) points of the bounding box
-// [-a, a] x [-b, b] x [-c, c] (body frame) that lie inside the body (paper
-// 001 eq. 3: S <= 0), each with its mirror image through the centre, all of
+// [-a, a] x [-b, b] x [-c, c] (body frame) that lie inside the body
+// ([Superellipsoid-OpenFOAM] eq. 3: S <= 0), each with its mirror image through the centre, all of
 // the same weight V / N: the weights add up to the particle's volume to
 // round-off whatever the resolution, and the points' centroid is the centre.
 // Unlike a regular grid they form no planes, so as a particle crosses a cell

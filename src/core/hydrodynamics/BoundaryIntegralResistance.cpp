@@ -103,7 +103,7 @@ Eigen::MatrixXd assembleParityClass(const SurfaceQuadrature& quad, const ParityC
 } // namespace
 
 ResistanceTensors solveResistance(const Superellipsoid& shape, int resolution, int* nodeCount) {
-    // Work in units of the smallest half-axis (paper 001 normalisation), mu = 1.
+    // Work in units of the smallest half-axis ([Superellipsoid-OpenFOAM] normalisation), mu = 1.
     const double lc = std::min({shape.a(), shape.b(), shape.c()});
     const Superellipsoid unit(shape.a() / lc, shape.b() / lc, shape.c() / lc, shape.eps1(),
                               shape.eps2());

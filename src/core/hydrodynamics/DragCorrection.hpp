@@ -3,7 +3,7 @@
 // factor f >= 1 on the translation resistance tensor: D = f pi mu c R K R^T.
 // The particle Reynolds number is Re_p = rho_f |u - v| d_eq / mu with the
 // volume-equivalent diameter d_eq.
-//   stokes              f = 1: paper 001 eq. (5) as computed. Valid for
+//   stokes              f = 1: [Superellipsoid-OpenFOAM] eq. (5) as computed. Valid for
 //                       Re_p << 1 (about 1 % error at Re_p = 0.1 for a sphere).
 //   schillerNaumann     the volume-equivalent sphere's correction applied to
 //                       the shape's own tensor: f = 1 + 0.15 Re^0.687 for

@@ -33,7 +33,7 @@ JefferyIntegrals jefferyIntegrals(double a, double b, double c) {
 
 ResistanceTensors ellipsoidResistance(double a, double b, double c) {
     const JefferyIntegrals J = jefferyIntegrals(a, b, c);
-    const double lc = std::min({a, b, c}); // paper 001: c = smallest half-axis
+    const double lc = std::min({a, b, c}); // [Superellipsoid-OpenFOAM]: c = smallest half-axis
     const double a2 = a * a, b2 = b * b, c2 = c * c, abc = a * b * c;
     ResistanceTensors r;
     // Oberbeck/Edwards translation, F_i / (pi mu lc).

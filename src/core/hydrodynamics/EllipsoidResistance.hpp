@@ -1,6 +1,6 @@
 #pragma once
 // Exact Stokes resistance of a triaxial ellipsoid (half-axes a, b, c along
-// body x, y, z; any order), in the normalisation of paper 001 (see
+// body x, y, z; any order), in the normalisation of [Superellipsoid-OpenFOAM] (see
 // ResistanceTensors.hpp; lengths scaled by the smallest half-axis).
 //
 // Translation: Oberbeck (1876), Edwards (1892); in the form of Gallily &

@@ -1,6 +1,6 @@
 #pragma once
 // The fluid's action on one superellipsoid from the flow at its centre
-// (paper 001 sec. 2.2), split the way the DEM step integrates it:
+// ([Superellipsoid-OpenFOAM] sec. 2.2), split the way the DEM step integrates it:
 //  - linear drag, integrated exactly in the step (FluidDrag):
 //      F = f pi mu c R K R^T (u - v)                 eqs. (5)-(6), f: DragCorrection.hpp
 //        (with a voidage law f becomes g = f(Re_s) h(eps, Re_s), the
@@ -31,7 +31,7 @@
 //      F = -rho_f V g + (rho_f V I + A) Du/Dt - (dA/dt)(v - u),
 //    the last term because A turns with the body.
 //    The DEM step integrates m dv/dt = m g + F' + D' (u - v) with the
-//    particle mass m (its collisions use m, as in paper 001 sec. 4), so the
+//    particle mass m (its collisions use m, as in [Superellipsoid-OpenFOAM] sec. 4), so the
 //    same equation is handed to it multiplied by r = m (m I + A)^-1:
 //      D' = r D,  F' = r F - (I - r) m g                        (massRatio).
 //    r, A and the drag tensors are all diagonal in the body frame, so D'
@@ -78,7 +78,7 @@ struct FluidForceModel {
     // body axis (hydrodynamics/AddedMass.hpp; a sphere's is C_a = 1/2);
     // false: the isotropic C_a below for translation, no added inertia
     bool directionalAddedMass = true;
-    double addedMassCoefficient = 0.5; // C_a (paper 001 eq. 7: 1/2, the sphere's)
+    double addedMassCoefficient = 0.5; // C_a ([Superellipsoid-OpenFOAM] eq. 7: 1/2, the sphere's)
     // pressureGradient as -V grad p, its reaction in the fluid equations'
     // -alphac grad p (not in coupledForce); false: rho_f V Du/Dt
     bool pressureFromField = false;

@@ -1,13 +1,13 @@
 #pragma once
 // Hydrodynamic resistance tensors of a rigid orthotropic particle in Stokes
-// flow, in the particle frame and in the normalisation of paper 001:
-//   F = pi mu c K (u - v)                                   paper 001, eq. (5)
-//   T = pi mu c^3 [ Pi (f', g', h') + Omega (xi' - omega') ] paper 001, eq. (21)
+// flow, in the particle frame and in the normalisation of [Superellipsoid-OpenFOAM]:
+//   F = pi mu c K (u - v)                                   [Superellipsoid-OpenFOAM], eq. (5)
+//   T = pi mu c^3 [ Pi (f', g', h') + Omega (xi' - omega') ] [Superellipsoid-OpenFOAM], eq. (21)
 // with c the SMALLEST half-axis (sphere of radius c: K = 6 I, Omega = 8 I,
 // Pi = 0). The shapes are symmetric under the three coordinate reflections,
 // so all three tensors are diagonal in the body frame; we store diagonals.
 //
-// Convention of Pi (paper 001, eqs. 22-23), body frame x' along a, y' along
+// Convention of Pi ([Superellipsoid-OpenFOAM], eqs. 22-23), body frame x' along a, y' along
 // b, z' along c, velocity gradient L_ij = du_i/dx_j, E = (L + L^T)/2:
 //   f' = E_yz drives the torque about x':  T_x = pi mu c^3 Pi_x f'
 //   g' = E_xz drives the torque about y':  T_y = pi mu c^3 Pi_y g'
@@ -30,20 +30,20 @@ struct ResistanceTensors {
 };
 
 // Strain components (f', g', h') = (E_yz, E_xz, E_xy) of a velocity gradient
-// L_ij = du_i/dx_j given in the body frame. Paper 001, eq. (22).
+// L_ij = du_i/dx_j given in the body frame. [Superellipsoid-OpenFOAM], eq. (22).
 inline Vec3 strainOffDiagonals(const Mat3& gradU) {
     return {0.5 * (gradU(2, 1) + gradU(1, 2)), 0.5 * (gradU(0, 2) + gradU(2, 0)),
             0.5 * (gradU(0, 1) + gradU(1, 0))};
 }
 
 // Half vorticity (xi', eta', chi') of a body-frame velocity gradient.
-// Paper 001, eq. (23).
+// [Superellipsoid-OpenFOAM], eq. (23).
 inline Vec3 halfVorticity(const Mat3& gradU) {
     return {0.5 * (gradU(2, 1) - gradU(1, 2)), 0.5 * (gradU(0, 2) - gradU(2, 0)),
             0.5 * (gradU(1, 0) - gradU(0, 1))};
 }
 
-// Torque on the particle, body frame. Paper 001, eq. (21).
+// Torque on the particle, body frame. [Superellipsoid-OpenFOAM], eq. (21).
 inline Vec3 hydrodynamicTorque(const ResistanceTensors& r, double mu, double c,
                                const Mat3& gradUBody, const Vec3& omegaBody) {
     const Vec3 t = r.Pi.cwiseProduct(strainOffDiagonals(gradUBody))
@@ -51,7 +51,7 @@ inline Vec3 hydrodynamicTorque(const ResistanceTensors& r, double mu, double c,
     return M_PI * mu * c * c * c * t;
 }
 
-// Drag force on the particle, body frame. Paper 001, eq. (5).
+// Drag force on the particle, body frame. [Superellipsoid-OpenFOAM], eq. (5).
 inline Vec3 dragForce(const ResistanceTensors& r, double mu, double c, const Vec3& slipBody) {
     return M_PI * mu * c * r.K.cwiseProduct(slipBody);
 }

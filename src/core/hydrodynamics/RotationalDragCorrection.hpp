@@ -1,7 +1,7 @@
 #pragma once
 // Finite-Reynolds-number correction of the rotational drag, as a factor
 // f_R >= 1 on the rotation resistance tensor: T = f_R pi mu c^3 R Omega R^T
-// (omega_f - omega) (paper 001 eq. 21 times f_R). It depends on the spin
+// (omega_f - omega) ([Superellipsoid-OpenFOAM] eq. 21 times f_R). It depends on the spin
 // Reynolds number
 //   Re_R = rho_f |omega - omega_f| d_eq^2 / mu
 // with omega_f the torque-free rotation rate of the flow (half the

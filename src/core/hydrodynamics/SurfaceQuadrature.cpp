@@ -60,7 +60,7 @@ public:
         ds[p.i] = q / std::pow(std::cos(q * s), 2);
         dt[p.j] = q / std::pow(std::cos(q * t), 2);
         // Unit superellipsoid F(d) = (x^(2/e2) + y^(2/e2))^(e2/e1) + z^(2/e1)
-        // (paper 001, eq. 3 with a = b = c = 1), homogeneous of degree 2/e1:
+        // ([Superellipsoid-OpenFOAM], eq. 3 with a = b = c = 1), homogeneous of degree 2/e1:
         // the radial projection is d F(d)^(-e1/2).
         const double px = std::pow(d.x(), 2.0 / e2_), py = std::pow(d.y(), 2.0 / e2_);
         const double G = px + py;

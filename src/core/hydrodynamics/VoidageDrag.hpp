@@ -6,7 +6,7 @@
 //   w     interstitial slip u - v
 //   Re    rho_f |w| d_eq / mu (FluidForces' reynolds), Re_s = eps Re the
 //         superficial slip Reynolds number, the one all four laws use
-//   D_st  pi mu c R K R^T, the Stokes tensor of paper 001 eqs. (5)-(6)
+//   D_st  pi mu c R K R^T, the Stokes tensor of [Superellipsoid-OpenFOAM] eqs. (5)-(6)
 //   f     the single-particle correction, dragCorrectionFactor
 // Dilute, F = f(Re) D_st w. With a voidage law F = g D_st w, g = f(Re_s) h,
 // and h = voidageFactor(model, eps, Re_s):

@@ -3,7 +3,7 @@
 //   M dv/dt = f + D (u - v),                                         (1)
 // over a time tau with M (mass or inertia) and D (resistance) symmetric,
 // M positive definite, D positive semi-definite, and f, u constant. This is
-// the Stokes drag of paper 001 eq. (5) with the rotated translation tensor
+// the Stokes drag of [Superellipsoid-OpenFOAM] eq. (5) with the rotated translation tensor
 // (eq. 6), and the rotational part of eq. (21), T = Omega_w (omega_f - omega),
 // with omega_f the torque-free rotation rate of the local flow.
 //
@@ -36,7 +36,7 @@ struct RelaxationPropagator {
 };
 
 // Linear fluid resistance of one particle over a step (world frame, held
-// constant over the step): drag F = translation (fluidVelocity - v), paper 001
+// constant over the step): drag F = translation (fluidVelocity - v), [Superellipsoid-OpenFOAM]
 // eqs. (5)-(6) with the rotated tensor pi mu c R K R^T; torque
 // T = rotation (fluidRotationRate - omega), eq. (21) written as
 // pi mu c^3 R Omega R^T times the torque-free rotation rate

@@ -35,7 +35,7 @@ Quat advanceOrientationBody(const Quat& q, const Vec3& omegaBody, double dt) {
 }
 
 Quat quaternionRate(const Quat& q, const Vec3& w) {
-    // paper 001, eq. (13)
+    // [Superellipsoid-OpenFOAM], eq. (13)
     const double e0 = q.w(), e1 = q.x(), e2 = q.y(), e3 = q.z();
     return Quat(0.5 * (-e1 * w.x() - e2 * w.y() - e3 * w.z()),
                 0.5 * (e0 * w.x() - e3 * w.y() + e2 * w.z()),

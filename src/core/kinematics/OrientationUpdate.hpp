@@ -1,7 +1,7 @@
 #pragma once
 // Orientation kinematics for unit quaternions q = [w,x,y,z] (body -> world).
 //
-// Paper 001, eq. (13) is the body-frame form dq/dt = 1/2 q (x) (0, w'); with
+// [Superellipsoid-OpenFOAM], eq. (13) is the body-frame form dq/dt = 1/2 q (x) (0, w'); with
 // the world-frame angular velocity w = R w' it reads dq/dt = 1/2 (0, w) (x) q.
 // For w constant over dt both integrate EXACTLY by the exponential map,
 // which is what the functions below do (no Taylor truncation, so the
@@ -39,7 +39,7 @@ Quat advanceOrientation(const Quat& q, const Vec3& omegaWorld, double dt);
 // q(t+dt) for constant BODY-frame angular velocity: q (x) exp(w' dt / 2).
 Quat advanceOrientationBody(const Quat& q, const Vec3& omegaBody, double dt);
 
-// dq/dt of paper 001, eq. (13) (body-frame angular velocity), as a
+// dq/dt of [Superellipsoid-OpenFOAM], eq. (13) (body-frame angular velocity), as a
 // quaternion [de0, de1, de2, de3]. For checks and external integrators.
 Quat quaternionRate(const Quat& q, const Vec3& omegaBody);
 

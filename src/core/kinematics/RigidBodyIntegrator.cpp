@@ -8,7 +8,7 @@
 namespace sef {
 
 Vec3 eulerAngularAcceleration(const Vec3& I, const Vec3& w, const Vec3& T) {
-    // paper 001, eqs. (14)-(16): T_x = I_x dw_x/dt - w_y w_z (I_y - I_z), cyclic.
+    // [Superellipsoid-OpenFOAM], eqs. (14)-(16): T_x = I_x dw_x/dt - w_y w_z (I_y - I_z), cyclic.
     return Vec3((T.x() + w.y() * w.z() * (I.y() - I.z())) / I.x(),
                 (T.y() + w.z() * w.x() * (I.z() - I.x())) / I.y(),
                 (T.z() + w.x() * w.y() * (I.x() - I.y())) / I.z());

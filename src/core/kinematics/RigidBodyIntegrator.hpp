@@ -17,7 +17,7 @@
 namespace sef {
 
 // Euler's equations in the body frame with a body-frame torque
-// (paper 001, eqs. (14)-(16)), solved for dw'/dt.
+// ([Superellipsoid-OpenFOAM], eqs. (14)-(16)), solved for dw'/dt.
 Vec3 eulerAngularAcceleration(const Vec3& principalInertia, const Vec3& omegaBody,
                               const Vec3& torqueBody);
 

@@ -19,7 +19,7 @@ struct RigidBodyState {
     Pose pose() const { return Pose{position, orientation}; }
     Mat3 rotation() const { return orientation.toRotationMatrix(); }
 
-    // I_world = R diag(I) R^T (paper 001, eq. (62) with R the body->frame map).
+    // I_world = R diag(I) R^T ([Superellipsoid-OpenFOAM], eq. (62) with R the body->frame map).
     Mat3 worldInertia() const;
     // I_world^-1 = R diag(1/I) R^T.
     Mat3 worldInverseInertia() const;
@@ -32,11 +32,11 @@ struct RigidBodyState {
     // Spin angular momentum about the centre of mass, world frame.
     Vec3 angularMomentum() const { return worldInertia() * angularVelocity; }
     // Angular momentum about a fixed world point p: I w + (x - p) x m v
-    // (paper 001, eq. (70) with p the contact point).
+    // ([Superellipsoid-OpenFOAM], eq. (70) with p the contact point).
     Vec3 angularMomentumAbout(const Vec3& point) const;
 
     // Velocity of the material point currently at xWorld: v + w x (x - x_c)
-    // (paper 001, eq. (64); the paper's r* points the other way).
+    // ([Superellipsoid-OpenFOAM], eq. (64); the paper's r* points the other way).
     Vec3 velocityAt(const Vec3& xWorld) const;
 
     double translationalKineticEnergy() const { return 0.5 * mass * velocity.squaredNorm(); }

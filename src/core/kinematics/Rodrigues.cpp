@@ -10,7 +10,7 @@ constexpr double pi = 3.14159265358979323846;
 } // namespace
 
 Mat3 rotationFromRodrigues(const Vec3& alpha) {
-    // paper 003, eq. (10). The text copy prints 4/(1+alpha^2); with
+    // [Rodrigues-DEM], eq. (10). The text copy prints 4/(1+alpha^2); with
     // alpha = 2 tan(theta/2) e the Euler-Rodrigues formula (their eq. (7) with
     // vartheta = alpha/2) gives 4/(4+alpha^2), which is what we use (tested
     // against the quaternion rotation matrix).
@@ -19,7 +19,7 @@ Mat3 rotationFromRodrigues(const Vec3& alpha) {
 }
 
 Vec3 composeRodrigues(const Vec3& a1, const Vec3& a2) {
-    // paper 003, eq. (11)
+    // [Rodrigues-DEM], eq. (11)
     const double denominator = 4.0 - a1.dot(a2);
     if (std::abs(denominator) <= 1e-14 * (4.0 + a1.norm() * a2.norm()))
         throw std::invalid_argument(
@@ -39,7 +39,7 @@ Vec3 rodriguesFromRotationVector(const Vec3& theta) {
         return (1.0 + x2 / 3.0 + 2.0 * x2 * x2 / 15.0) * theta;
     }
     const double x = 0.5 * angle;
-    return (std::tan(x) / x) * theta; // paper 003, eq. (9)
+    return (std::tan(x) / x) * theta; // [Rodrigues-DEM], eq. (9)
 }
 
 Vec3 rodriguesFromQuaternion(const Quat& qIn) {
@@ -57,7 +57,7 @@ Quat quaternionFromRodrigues(const Vec3& alpha) {
 }
 
 Vec3 advanceRodrigues(const Vec3& alpha, const Vec3& omegaWorld, double dt) {
-    // paper 003, eq. (47)
+    // [Rodrigues-DEM], eq. (47)
     return composeRodrigues(alpha, rodriguesFromRotationVector(omegaWorld * dt));
 }
 

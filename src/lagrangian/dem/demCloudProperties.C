@@ -277,7 +277,7 @@ Foam::subcycleSettings Foam::readSubcycleSettings(const dictionary& dict)
     constexpr label maxSubCycleCount = 100000;
     subcycleSettings s;
     // subCycles: a count, or 'auto' (dem/Subcycling.hpp: each particle
-    // travels at most subCycleTravel of its d_eq per substep, paper 001 sec. 5)
+    // travels at most subCycleTravel of its d_eq per substep, [Superellipsoid-OpenFOAM] sec. 5)
     s.subCycles = 1;
     if (dict.found("subCycles"))
     {

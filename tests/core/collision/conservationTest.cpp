@@ -1,4 +1,4 @@
-// 10^4 random pair collisions per model: conservation laws of paper 001,
+// 10^4 random pair collisions per model: conservation laws of [Superellipsoid-OpenFOAM],
 // eqs. (63) and (70), the restitution law (65), energy, Coulomb cone.
 #include <gtest/gtest.h>
 

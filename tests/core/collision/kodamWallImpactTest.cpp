@@ -1,4 +1,4 @@
-// Kodam cylinder-wall impact (paper 000, "Particle-wall impact", eqs. (41)-(42)):
+// Kodam cylinder-wall impact ([Superquadric-LIGGGHTS], "Particle-wall impact", eqs. (41)-(42)):
 // a cylinder-like superellipsoid (eps1 small: flat ends; eps2 = 1: circular
 // cross-section) falls with speed V onto a frictionless wall, its end face
 // at angle theta to the wall, no spin. Post-impact
@@ -21,7 +21,7 @@ using namespace sef;
 
 namespace {
 constexpr double pi = 3.14159265358979323846;
-// Cylinder radius R = 2 mm, length L = 6 mm (paper 000's table of parameters
+// Cylinder radius R = 2 mm, length L = 6 mm ([Superquadric-LIGGGHTS]'s table of parameters
 // is not in our copy; eqs. (41)-(42) are dimensionless in r w/V anyway).
 constexpr double R = 2e-3, halfLength = 3e-3, density = 2500.0;
 constexpr double V = 1.0;
@@ -59,7 +59,7 @@ TEST(KodamWallImpact, PostImpactVelocitiesMatchAnalyticSolution) {
             // positive downwards (eq. (42): V+ = w d - e V).
             const double omega = -r.angularVelocityChange1.y();
             const double vDown = -(s.velocity.z() + r.velocityChange1.z());
-            const double scale = R / V; // dimensionless r w / V as in paper 000, Fig. 10
+            const double scale = R / V; // dimensionless r w / V as in [Superquadric-LIGGGHTS], Fig. 10
             worstOmega = std::max(worstOmega, std::abs(omega - omegaKodam) * scale);
             worstV = std::max(worstV, std::abs(vDown - vKodam) / V);
             // no other motion for this planar impact
@@ -87,7 +87,7 @@ TEST(KodamWallImpact, PostImpactVelocitiesMatchAnalyticSolution) {
     // The superellipsoid's rounded rim (n1 = 20) moves the contact a little
     // from the sharp cylinder corner; it stays within a quarter of R.
     EXPECT_LT(worstArm, 0.25);
-    // ... which changes the dimensionless spin r w/V (range ~0..2 in paper 000,
+    // ... which changes the dimensionless spin r w/V (range ~0..2 in [Superquadric-LIGGGHTS],
     // Fig. 10) by less than 0.15 against the sharp-cornered cylinder.
     EXPECT_LT(worstVsCylinder, 0.15);
 }

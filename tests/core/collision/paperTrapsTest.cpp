@@ -1,4 +1,4 @@
-// The two traps of paper 001 (see collision/ImpulseResolution.hpp).
+// The two traps of [Superellipsoid-OpenFOAM] (see collision/ImpulseResolution.hpp).
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -27,7 +27,7 @@ const Vec3 intoWall(0.0, 0.0, -1.0);
 } // namespace
 
 TEST(PaperTraps, FrictionlessSystemOfPaperViolatesAngularMomentumWithCoupledInertia) {
-    // Trap 1: paper 001, eq. (86) fixes psi_x'' = w_x''. Solve it literally
+    // Trap 1: [Superellipsoid-OpenFOAM], eq. (86) fixes psi_x'' = w_x''. Solve it literally
     // in the collision frame (e1'' = n) and compare the x-row of eq. (80).
     const RigidBodyState s = tiltedProlate();
     const double e = 0.6;

@@ -91,7 +91,7 @@ TEST(WallPlane, FarParticleIsRejectedByPreEvaluation) {
 }
 
 TEST(WallPlane, FromPointsFollowsPaperOrientation) {
-    // paper 001, eq. (24): n = (c - a) x (b - a) / |.|
+    // [Superellipsoid-OpenFOAM], eq. (24): n = (c - a) x (b - a) / |.|
     const WallPlane w = WallPlane::fromPoints(Vec3(0, 0, 0), Vec3(0, 1, 0), Vec3(1, 0, 0));
     EXPECT_NEAR((w.normal - Vec3::UnitZ()).norm(), 0.0, 1e-15);
     EXPECT_THROW(WallPlane::fromPoints(Vec3(0, 0, 0), Vec3(1, 1, 1), Vec3(2, 2, 2)),

@@ -1,4 +1,4 @@
-// Minimal bounding sphere radius (paper 000, "Neighbor search") against a
+// Minimal bounding sphere radius ([Superquadric-LIGGGHTS], "Neighbor search") against a
 // dense sampling of the surface: never smaller, equal within the sampling error.
 #include "TestShapes.hpp"
 #include "geometry/ParametricSurface.hpp"

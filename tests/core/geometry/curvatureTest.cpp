@@ -1,4 +1,4 @@
-// Mean and Gaussian curvature (paper 000 eqs. 38-39): analytic sphere and
+// Mean and Gaussian curvature ([Superquadric-LIGGGHTS] eqs. 38-39): analytic sphere and
 // ellipsoid values, and the fundamental forms of the parametric surface for
 // general superellipsoids.
 #include "TestShapes.hpp"

@@ -71,7 +71,7 @@ TEST(ImplicitFunction, SurfacePointsHaveZeroValue) {
 }
 
 TEST(ImplicitFunction, MatchesDirectFormula) {
-    // Paper 001 eq. (3) evaluated literally (safe here: moderate exponents).
+    // [Superellipsoid-OpenFOAM] eq. (3) evaluated literally (safe here: moderate exponents).
     std::mt19937 rng(7);
     for (double e1 : kEps)
         for (double e2 : kEps)

@@ -1,4 +1,4 @@
-// Principal moments of inertia (paper 001 eqs. 17-19) against exact solid
+// Principal moments of inertia ([Superellipsoid-OpenFOAM] eqs. 17-19) against exact solid
 // sphere/ellipsoid values and a deterministic tanh-sinh quadrature of the
 // second moments.
 #include "geometry/Superellipsoid.hpp"
@@ -19,7 +19,7 @@ namespace {
 constexpr int kLevels = 5;
 
 // (int x^2 dV, int y^2 dV, int z^2 dV, V) by integrating the height field
-// z(x, y) of paper 001 eq. (3) over the first octant: the z-moment of a
+// z(x, y) of [Superellipsoid-OpenFOAM] eq. (3) over the first octant: the z-moment of a
 // column is z^3/3.
 Eigen::Vector4d momentsByQuadrature(const Superellipsoid& s) {
     const double a = s.a(), b = s.b(), c = s.c(), e1 = s.eps1(), e2 = s.eps2();

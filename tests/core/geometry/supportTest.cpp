@@ -1,4 +1,4 @@
-// Support point / support value (paper 000, "Particle-wall contact") and the
+// Support point / support value ([Superquadric-LIGGGHTS], "Particle-wall contact") and the
 // radial surface point.
 #include "TestShapes.hpp"
 #include "geometry/ParametricSurface.hpp"

@@ -1,7 +1,7 @@
 // Sample points of a particle's volume (divided volume fraction): their
 // weights add up to the volume to round-off, they lie inside the body, their
 // centroid is the centre, and their second moments converge to the exact
-// principal inertia (paper 001 eqs. 17-19) as the grid is refined.
+// principal inertia ([Superellipsoid-OpenFOAM] eqs. 17-19) as the grid is refined.
 #include "geometry/VolumeSamples.hpp"
 
 #include <gtest/gtest.h>

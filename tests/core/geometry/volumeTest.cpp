@@ -10,7 +10,7 @@ using sef::Superellipsoid;
 
 namespace {
 
-// V = 8 * int_0^a int_0^ymax(x) z(x, y) dy dx, from paper 001 eq. (3) solved for z.
+// V = 8 * int_0^a int_0^ymax(x) z(x, y) dy dx, from [Superellipsoid-OpenFOAM] eq. (3) solved for z.
 double volumeByQuadrature(const Superellipsoid& s) {
     const double a = s.a(), b = s.b(), c = s.c(), e1 = s.eps1(), e2 = s.eps2();
     auto slice = [&](double x) {

@@ -197,7 +197,7 @@ TEST(FluidForces, BuoyancyAndPressureGradient) {
 }
 
 TEST(FluidForces, AddedMassSlowsTheStartButNotTheTerminalVelocity) {
-    // A sphere released from rest in quiescent water, Stokes drag, paper 001
+    // A sphere released from rest in quiescent water, Stokes drag, [Superellipsoid-OpenFOAM]
     // eq. (7) with C_a = 1/2: (m + m_a) dv/dt = (m - rho_f V) g - 3 pi mu d v, so
     // v(t) = v_t (1 - exp(-t/tau)), tau = (m + m_a)/(3 pi mu d),
     // v_t = (m - rho_f V) g/(3 pi mu d). The step integrates the drag exactly,

@@ -1,5 +1,5 @@
 // A prolate spheroid (axis along body x', aspect ratio r) in simple shear
-// u = (gamma y, 0, 0), no inertia: the torque balance of paper 001, eq. (21)
+// u = (gamma y, 0, 0), no inertia: the torque balance of [Superellipsoid-OpenFOAM], eq. (21)
 // gives omega' = (xi', eta', chi') + Omega^-1 Pi (f', g', h'); integrated in
 // time with the core kinematics it must tumble on a Jeffery orbit with period
 // T = 2 pi (r + 1/r) / gamma (Jeffery 1922).

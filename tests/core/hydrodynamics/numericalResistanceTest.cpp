@@ -150,7 +150,7 @@ static void expectCubeConverges(double eps, double rIn, double rOut) {
 
 TEST(NumericalResistance, BlockyCubeConverges) {
     // eps = 0.2: inscribed sphere radius 1, corner at t (1,1,1) with
-    // 3 t^10 = 1 (paper 001, eq. 3).
+    // 3 t^10 = 1 ([Superellipsoid-OpenFOAM], eq. 3).
     expectCubeConverges(0.2, 1.0, std::sqrt(3.0) * std::pow(3.0, -0.1));
 }
 

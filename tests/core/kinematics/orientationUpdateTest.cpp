@@ -1,4 +1,4 @@
-// Quaternion orientation update: exponential map, paper 001 eq. (13).
+// Quaternion orientation update: exponential map, [Superellipsoid-OpenFOAM] eq. (13).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -64,7 +64,7 @@ TEST(OrientationUpdate, WorldAndBodyFormsAgree) {
 }
 
 TEST(OrientationUpdate, DerivativeMatchesPaperEquation13) {
-    // Central difference of the exact flow vs the rate of paper 001, eq. (13).
+    // Central difference of the exact flow vs the rate of [Superellipsoid-OpenFOAM], eq. (13).
     std::mt19937_64 rng(4);
     const Quat q = randomUnitQuat(rng);
     const Vec3 wBody(1.3, -0.4, 2.1);

@@ -16,7 +16,7 @@ constexpr double kPiIntegrator = 3.14159265358979323846;
 } // namespace
 
 TEST(EulerEquations, HandComputedCase) {
-    // paper 001, eqs. (14)-(16) with I = (1,2,3), w' = (1,2,3), T' = (1,1,1):
+    // [Superellipsoid-OpenFOAM], eqs. (14)-(16) with I = (1,2,3), w' = (1,2,3), T' = (1,1,1):
     // dw_x = (1 + 2*3*(2-3))/1, dw_y = (1 + 3*1*(3-1))/2, dw_z = (1 + 1*2*(1-2))/3
     const Vec3 a = eulerAngularAcceleration(Vec3(1, 2, 3), Vec3(1, 2, 3), Vec3(1, 1, 1));
     EXPECT_NEAR(a.x(), -5.0, 1e-15);

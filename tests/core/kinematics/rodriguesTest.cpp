@@ -1,4 +1,4 @@
-// Rodrigues parameters (paper 003, sec. 2) against quaternions.
+// Rodrigues parameters ([Rodrigues-DEM], sec. 2) against quaternions.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -24,7 +24,7 @@ TEST(Rodrigues, RotationMatrixMatchesQuaternion) {
 }
 
 TEST(Rodrigues, CompositionMatchesQuaternionProduct) {
-    // paper 003, eq. (11): alpha_{1+2} is the rotation Q2 Q1.
+    // [Rodrigues-DEM], eq. (11): alpha_{1+2} is the rotation Q2 Q1.
     const Vec3 a1 = rodriguesFromRotationVector(Vec3(0.3, -0.5, 0.2));
     const Vec3 a2 = rodriguesFromRotationVector(Vec3(-0.1, 0.4, 0.9));
     const Mat3 expected = rotationFromRodrigues(a2) * rotationFromRodrigues(a1);

@@ -50,7 +50,7 @@ import sefLoads  # noqa: E402
 
 C_BEVERLOO, C_SLOT, K_BEVERLOO, G = 0.58, 1.03, 1.5, 9.81
 B_ORIFICE, L_ORIFICE = 0.054, 0.055
-PAPER_TIMES = [0.9, 1.8, 2.7, 3.6, 6.6]   # paper 000's snapshots after the opening
+PAPER_TIMES = [0.9, 1.8, 2.7, 3.6, 6.6]   # [Superquadric-LIGGGHTS]'s snapshots after the opening
 
 
 def centres(run, time):

@@ -21,14 +21,14 @@ import json
 import math
 import os
 
-D_EQ = 1e-3          # volume-equivalent diameter [m] (paper 001 Table 1)
-U0 = 1.0             # impact speed [m/s] (paper 001 sec. 5.2; 5.1 gives none)
-T_REF = D_EQ / U0    # paper 001: time to move d_eq
+D_EQ = 1e-3          # volume-equivalent diameter [m] ([Superellipsoid-OpenFOAM] Table 1)
+U0 = 1.0             # impact speed [m/s] ([Superellipsoid-OpenFOAM] sec. 5.2; 5.1 gives none)
+T_REF = D_EQ / U0    # [Superellipsoid-OpenFOAM]: time to move d_eq
 DENSITY = 1000.0     # [kg/m^3]; the impulse results do not depend on it
-RESTITUTION = 1.0    # paper 001 sec. 5.1-5.2 state none: elastic
+RESTITUTION = 1.0    # [Superellipsoid-OpenFOAM] sec. 5.1-5.2 state none: elastic
 END_OVER_TREF = 8.0  # impact at ~4.5 (wall) or ~2 (pair) t_ref, then free flight
 
-# Table 1 is missing from our text copy of paper 001: volume-equivalent
+# Table 1 is missing from our text copy of [Superellipsoid-OpenFOAM]: volume-equivalent
 # shapes (d_eq = 1 mm via the dEq keyword) matching its description. The
 # cube-like and diamond-like shapes are elongated (1.5:1:1) so that the
 # 45-degree orientation is eccentric: with a = b the rotated shape is
@@ -40,13 +40,13 @@ SHAPES = {
     "diamond": dict(a=1.5, b=1.0, c=1.0, eps1=1.8, eps2=1.8),
 }
 
-# (tag, dt / t_ref, subcycles): paper 001 figs. 11-19
+# (tag, dt / t_ref, subcycles): [Superellipsoid-OpenFOAM] figs. 11-19
 DT_SETTINGS = {
     "1": (1.0, 1), "0.5": (0.5, 1), "1x10": (1.0, 10),
     "0.1": (0.1, 1), "0.01": (0.01, 1), "0.001": (0.001, 1), "0.0001": (0.0001, 1),
 }
 
-# Kodam cylinder (paper 000, Table 3 is missing from our copy): radius R,
+# Kodam cylinder ([Superquadric-LIGGGHTS], Table 3 is missing from our copy): radius R,
 # half-length H = 2 R (length = 2 diameters), frictionless, restitution 0.5.
 KODAM_R, KODAM_H = 1e-3, 2e-3
 KODAM_RESTITUTION = 0.5
@@ -168,7 +168,7 @@ def pairCase(root, tag):
     writeControl(case, dt, end)
     particles, meta = [], []
     for k, (shape, kind) in enumerate((s, c) for s in SHAPES for c in ("centric", "eccentric")):
-        z = 1.0 + 4 * D_EQ * k   # pair 0 sits exactly at paper 001's positions
+        z = 1.0 + 4 * D_EQ * k   # pair 0 sits exactly at [Superellipsoid-OpenFOAM]'s positions
         phiA = 0.0 if kind == "centric" else 45.0
         particles.append(dict(type=shape, position=(0.5, 1.0, z), orientation=quatZ(phiA),
                               U=(U0, 0.0, 0.0)))

@@ -128,7 +128,7 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
     const label n = parcels.size();
 
     // The fluid at every centre, and the forces it exerts
-    // (hydrodynamics/FluidForces.hpp, paper 001 eqs. 5-7, 21-23)
+    // (hydrodynamics/FluidForces.hpp, [Superellipsoid-OpenFOAM] eqs. 5-7, 21-23)
     // Kept until the step is done: the fluid's share needs them
     std::vector<sef::ParticleFluidForces> fluidForces(settings_.anyFluidForce ? n : 0);
     scalar maxRe = 0;
