@@ -42,6 +42,13 @@ struct EngineSettings {
     // next substep (no flicker, warm start survives). Far below the 1e-2
     // acceptance bound of maxOverlapOverDeq.
     double allowedPenetration = 1e-4;
+    // Overlap removal lifts bodies against gravity. The potential energy it
+    // adds to a cluster of touching bodies is taken from that cluster's
+    // kinetic energy (relative to its momentum; touching a wall or a held
+    // body, to the wall), so corrections never feed a resting bed's rocking
+    // (dem/CorrectionEnergy.cpp). What a cluster cannot pay is counted
+    // (StepStatistics::correctionEnergyUnpaid). false: never paid.
+    bool correctionPaysEnergy = true;
     // A contact approaching slower than this at the start of the substep is
     // RESTING: its target normal velocity is 0 (eps_n is not applied). A bed
     // under gravity re-approaches every substep with u_n ~ g h; bouncing that
@@ -136,6 +143,12 @@ struct StepStatistics {
     // Energy bookkeeping of the collision stage (summed over substeps) [J]:
     double impulseEnergyChange = 0;     // kinetic energy change by the impulses (<= 0 if dissipative)
     double projectionPotentialChange = 0; // gravity potential change by overlap removal and push-back
+    // The potential energy overlap removal added, paid from the clusters'
+    // kinetic energy, and what could not be paid: a cluster without the
+    // kinetic energy left, or one that spans processors, periodic images or
+    // a moving wall (EngineSettings::correctionPaysEnergy)
+    double correctionEnergyPaid = 0;
+    double correctionEnergyUnpaid = 0;
     // Per wall patch that took any (in order of first contact): the contact
     // impulses on its faces (rim points included) and the momentum push-back
     // removed from particles crossing them, summed over the substeps. With

@@ -37,6 +37,17 @@ inline bool finiteState(const RigidBodyState& b) {
            isFinite(b.orientation.coeffs());
 }
 
+// A cluster of touching bodies in payCorrectionEnergy (CorrectionEnergy.cpp)
+struct CorrectionCluster {
+    double lift = 0.0;          // potential energy the corrections added [J]
+    double mass = 0.0;
+    Vec3 momentum = Vec3::Zero();
+    double kinetic = 0.0;       // relative to the cluster's frame; then the velocity factor
+    bool onWall = false;        // touches a wall or a held body: the wall's frame
+    bool payable = true;        // all its bodies and walls are this engine's to change
+    int wallContact = -1;       // a wall contact of it (the wall takes the momentum)
+};
+
 struct DemEngine::Impl {
     // Configuration (constructor); read by every stage.
     WallSet walls;
@@ -200,6 +211,11 @@ struct DemEngine::Impl {
     void addWallLoads(StepStatistics& stats) const; // the wall contacts' impulses, per patch
     // DemIntegration.cpp
     double removeOverlaps(double h);
+    // The potential energy overlap removal added, paid from the kinetic
+    // energy of each cluster of touching bodies (CorrectionEnergy.cpp)
+    void payCorrectionEnergy(StepStatistics& stats);
+    std::vector<std::size_t> clusterRoot;     // scratch of payCorrectionEnergy
+    std::vector<CorrectionCluster> clusterScratch;
     double finishSubstep(double h, StepStatistics& stats);
     double pushBack(std::size_t i, StepStatistics& stats);
     double potentialChange(std::size_t i, const Vec3& displacement) const;

@@ -358,7 +358,7 @@ void Foam::reduceStatistics(sef::dem::StepStatistics& s)
         scalar(s.candidatePairs), scalar(s.reusedPairs), scalar(s.reusedWalls),
         scalar(s.rimPoints), s.kineticEnergy, scalar(s.impulses), scalar(s.sweeps),
         scalar(s.sweepLimitReached), scalar(s.sweepsStagnated), s.impulseEnergyChange,
-        s.projectionPotentialChange
+        s.projectionPotentialChange, s.correctionEnergyPaid, s.correctionEnergyUnpaid
     });
     Pstream::listCombineGather(sums, plusEqOp<scalar>());
     Pstream::listCombineScatter(sums);
@@ -380,6 +380,8 @@ void Foam::reduceStatistics(sef::dem::StepStatistics& s)
     s.sweepsStagnated = long(sums[k++]);
     s.impulseEnergyChange = sums[k++];
     s.projectionPotentialChange = sums[k++];
+    s.correctionEnergyPaid = sums[k++];
+    s.correctionEnergyUnpaid = sums[k++];
     reduce(s.maxOverlapOverDeq, maxOp<double>());
     // the pushed-back particles' ids, for the log (Info: the master's
     // list); only in the rare steps that have any (the sum above says)

@@ -370,6 +370,8 @@ void Foam::SuperellipsoidCloud<CloudType>::stepParticles
     totals_.fallbacks += lastStep_.stats.fallbacks;
     totals_.pushedBack += lastStep_.stats.pushedBack;
     if (lastStep_.stats.sweepLimitReached > 0) ++totals_.sweepCapSteps;
+    totals_.correctionEnergyPaid += lastStep_.stats.correctionEnergyPaid;
+    totals_.correctionEnergyUnpaid += lastStep_.stats.correctionEnergyUnpaid;
     totals_.maxOverlapOverDeq = max(totals_.maxOverlapOverDeq, lastStep_.stats.maxOverlapOverDeq);
     totals_.maxReynolds = max(totals_.maxReynolds, maxRe);
     totals_.parcelSteps += lastStep_.parcels;
@@ -862,6 +864,8 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
         << "  \"subCyclesPerStep\": " << t.subCycles/steps << ",\n"
         << "  \"fallbacks\": " << t.fallbacks << ",\n"
         << "  \"stepsAtSweepCap\": " << t.sweepCapSteps << ",\n"
+        << "  \"correctionEnergyPaid\": " << t.correctionEnergyPaid << ",\n"
+        << "  \"correctionEnergyUnpaid\": " << t.correctionEnergyUnpaid << ",\n"
         << "  \"processors\": " << Pstream::nProcs() << ",\n"
         << "  \"haloParticlesPerStep\": " << t.haloParticles/steps << ",\n"
         << "  \"communicationSeconds\": " << meanComm << ",\n"
