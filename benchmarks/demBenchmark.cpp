@@ -1,7 +1,7 @@
 // Cost of one DEM step per particle in a settled bed: a few hundred
 // ellipsoids/spheres settle in a closed box (outside the timed loop), then
 // steps of the quiet bed are timed. Counter us_per_particle_step is the
-// number to compare with the goal (< 1 us) and LIGGGHTS (3 us).
+// number to compare with the goal (< 1 us, benchmarks/README.md) and LIGGGHTS (3 us).
 #include <benchmark/benchmark.h>
 
 #include <random>

@@ -1,4 +1,4 @@
-// The issue-6 benchmark case, driving DemEngine directly (benchmarks/README.md):
+// The benchmark case, driving DemEngine directly (benchmarks/README.md):
 // superellipsoids with half-axes 2.0, 1.5, 1.0 mm, eps1 = eps2 = 0.5,
 // rho = 2500 kg/m^3, eps_n = 0.5 (pair and wall), dt = 1e-5 s, closed box.
 //  - boxFilling/N: N particles start on a jittered lattice (random

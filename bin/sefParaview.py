@@ -5,7 +5,7 @@ from paraview.simple import ProgrammableSource, TensorGlyph, Calculator
 
 
 def unitSuperellipsoid(eps1, eps2, nEta=24, nW=48):
-    """Unit superellipsoid from the parametric form (paper 001 eq. 3, Barr 1981)."""
+    """Unit superellipsoid from the parametric form ([Superellipsoid-OpenFOAM] eq. 3, Barr 1981)."""
     unit = ProgrammableSource(OutputDataSetType='vtkPolyData')
     unit.Script = f"""
 import numpy as np

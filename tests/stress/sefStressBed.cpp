@@ -1,4 +1,4 @@
-// One bed of the issue-17 stress campaign: a dense bed of superellipsoids
+// One bed of the stress campaign: a dense bed of superellipsoids
 // falling into, and settling in, a closed box, driven through DemEngine (the
 // step both solvers call) with OpenFOAM's floating-point traps on (overflow,
 // invalid, divide by zero). Any trapped operation kills the program with

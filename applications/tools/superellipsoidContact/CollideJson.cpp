@@ -33,7 +33,7 @@ RigidBodyState rigidBody(const BodyInput& b) {
 }
 
 // The kinetic energies must stay in the representable range of
-// Superellipsoid.hpp (issue 40: a speed of 1e155 m/s gave
+// Superellipsoid.hpp (a speed of 1e155 m/s would give
 // "kineticEnergyBefore": null). Checked in log space; zero motion is fine.
 void requireRepresentableMotion(const BodyInput& b, const std::string& where) {
     const double logRho = std::log(b.density);

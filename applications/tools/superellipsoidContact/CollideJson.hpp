@@ -1,5 +1,5 @@
 #pragma once
-// The optional "collide" block of superellipsoidContact (issue 5):
+// The optional "collide" block of superellipsoidContact:
 //   "collide": {"restitution": e_n, "tangentialRestitution": e_t}
 //   "collide": {"restitution": e_n, "friction": mu, "model": "coulomb"|"schwager"}
 //   "collide": {"restitution": e_n}                       (frictionless)

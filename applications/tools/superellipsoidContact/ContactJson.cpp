@@ -58,7 +58,7 @@ BodyInput parseBody(const nlohmann::json& j, const std::string& where) {
     const Superellipsoid shape(a, b, c, eps1, eps2);
     const double density = numberOr(j, "density", where, 1000.0);
     try {
-        shape.requireDensity(density); // mass and inertia representable (issue 40)
+        shape.requireDensity(density); // mass and inertia representable
     } catch (const ParameterError& e) {
         throw InputError(where + "." + e.what());
     }

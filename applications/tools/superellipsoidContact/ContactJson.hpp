@@ -1,6 +1,6 @@
 #pragma once
-// JSON <-> core types for the superellipsoidContact tool (issue 4 schema).
-// Reusable by later tools (a "collide" block, issue 5): parse bodies and the
+// JSON <-> core types for the superellipsoidContact tool.
+// Reusable by later tools (a "collide" block): parse bodies and the
 // wall here, add new blocks in their own functions.
 #include "contact/ContactResult.hpp"
 #include "contact/WallContact.hpp"

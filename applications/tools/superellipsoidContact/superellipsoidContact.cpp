@@ -1,8 +1,8 @@
 // superellipsoidContact: contact of two superellipsoids, or of one and a
-// plane wall, for one configuration (issue 4 JSON schema).
+// plane wall, for one configuration (JSON in and out).
 //   superellipsoidContact [input.json]     (stdin if no file)
 // With a "collide" block the contact is also resolved by an impulse
-// (issue 5; see CollideJson.hpp).
+// (see CollideJson.hpp).
 // Bad input: one line on stderr, exit status 2.
 #include "CollideJson.hpp"
 #include "ContactJson.hpp"

@@ -52,7 +52,7 @@ std::string shortened(const std::string& text)
 }
 
 // Value of a scalar option. OpenFOAM's own parser raises SIGFPE under its FP
-// traps for "nan" and for numbers beyond the double range (issue 40), so
+// traps for "nan" and for numbers beyond the double range, so
 // the text is parsed here with the traps held; anything but one finite
 // number is a FatalError naming the option.
 scalar scalarOption(const argList& args, const word& opt)

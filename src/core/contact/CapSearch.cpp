@@ -56,7 +56,7 @@ void CapSearch::receive(const Vec3& p) {
 // log (the bounds of exp(+-tolerance) pulled in by far more than their
 // rounding): accepted without the log, whose answer they would not change.
 // Why: three quarters of the warm searches end at their first support
-// point, and the log was a fifth of such a search's own time (issue 21).
+// point, and the log would be a fifth of such a search's own time.
 namespace {
 const double kSurelyAboveRatio = std::exp(-kDropTolerance) * (1.0 + 1e-12);
 const double kSurelyBelowRatio = std::exp(kDropTolerance) * (1.0 - 1e-12);

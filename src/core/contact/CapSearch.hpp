@@ -6,7 +6,7 @@
 // (request / receive) instead of calling the support map itself, so that
 // the ring searches of a patch, which are independent, run in lockstep and
 // their support points are evaluated together (PosedBody::supportLanes: the
-// pow chains of a blocky shape overlap; issue 21). Each search sees exactly
+// pow chains of a blocky shape overlap). Each search sees exactly
 // the sequence of evaluations it would see alone: the answers do not depend
 // on what runs beside it.
 #include "contact/PosedBody.hpp"
@@ -47,7 +47,7 @@ struct CapReach {
 // by a factor of several within a tiny theta range and the root search in
 // theta crawls (a quarter of the support calls of a random blocky pair
 // query went to searches of 8-40 calls). The answer is bracketed laterally
-// instead (issue 21): every evaluated direction m = up + tau t proves
+// instead: every evaluated direction m = up + tau t proves
 // t.x <= t.p_m + (topHeight - D_m) / tau for every cap point x (Lagrange
 // duality: m.x <= m.p_m and up.x >= level), and the point interpolated
 // between the bracket ends at the cap level is a body point (convexity)
@@ -56,7 +56,7 @@ struct CapReach {
 // On an inclined flat face both bracket ends lie on the face, the two
 // bounds meet, and the search stops at once.
 //
-// Warm start (issue 21): xGuess (log tan(theta)) is a first guess if
+// Warm start: xGuess (log tan(theta)) is a first guess if
 // finite; guess() is where the answer was found (NaN if at the
 // silhouette). The deeper zone cap of the same body along the same
 // direction (the same drop function D, a larger target) starts from it.

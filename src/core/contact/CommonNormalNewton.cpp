@@ -163,7 +163,7 @@ bool escapeAlongMisfit(const Side1& body1, const PosedBody& body2, const CommonN
     return false;
 }
 
-// Mixed face charts (issue 21). Each flat body (FaceChart.hpp) gives two
+// Mixed face charts. Each flat body (FaceChart.hpp) gives two
 // face coordinates s_j at its support point; fixing one confines the normal
 // to a plane (FaceChart::planeNormal), and two planes, of one body or of
 // both, give the normal n(z) = v1(z1) x v2(z2). Taken as the unknowns are
@@ -417,7 +417,7 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
     // step the last one accepted (at most 1). On flat faces (f ~
     // |angle|^alpha, alpha = 2/(2-eps) near 1) the Newton step overshoots
     // by ~1/(alpha-1) every iteration and each search backtracked from the
-    // full step again (2-3 overlap evaluations per iteration; issue 21).
+    // full step again (2-3 overlap evaluations per iteration).
     double firstTrial = 1.0;
     double lastOverlap = s.overlap;
     int stalled = 0;

@@ -29,7 +29,7 @@
 // flat face, f ~ |angle|^(2/(2-eps)) and Newton on the angle converges only
 // linearly; there the iteration runs in face coordinates of the flat bodies
 // instead (FaceChart.hpp; CommonNormalNewton.cpp, chartStep), in which the
-// misfit is smooth and Newton converges quadratically (issue 21).
+// misfit is smooth and Newton converges quadratically.
 //
 // Stopping: |g| below gradientTolerance; or the Newton decrement below
 // depthTolerance; or, where it only falls linearly (flat faces of blocky

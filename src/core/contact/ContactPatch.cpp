@@ -20,7 +20,7 @@ using Vec2 = Eigen::Vector2d;
 // kPatchRing vertices, and each half-plane clip adds at most one, so the
 // intersection of two outlines and the wall's few clips stay far below the
 // capacity. Why not std::vector: the clips of every patch allocated and
-// freed ~20 vectors (12 % of the patch's time in the cube bed, issue 21).
+// freed ~20 vectors (12 % of the patch's time in the cube bed).
 class Outline {
 public:
     // (a clip adds at most one vertex: 8 + one per clipping edge that
@@ -164,7 +164,7 @@ void capOutlines(const CapSpec* caps, int count, const PatchFrame& frame, CapOut
     // cos/sin rounding): mirror images and opposite directions stay exact.
     // Raw slots, each constructed when its search is set up: a
     // default-constructed array zeroed all 16 searches (4.5 kB) on every
-    // call, a sixth of a blocky patch's time (perf, issue 21).
+    // call, a sixth of a blocky patch's time (perf).
     static_assert(std::is_trivially_destructible_v<CapSearch>, "slots are never destroyed");
     union Slots {
         Slots() {}
@@ -207,8 +207,7 @@ inline std::size_t nextVertex(std::size_t i, std::size_t m) { return i + 1 == m 
 // Keeps {q : normal . q <= offset} of a convex polygon (Sutherland-Hodgman),
 // in place. A polygon already inside the half-plane stays as it is, without
 // a copy: most clips of an outline by its partner's edges (the two outlines
-// of a face on a face overlap mostly), the whole work of a kept patch
-// (issue 21).
+// of a face on a face overlap mostly), the whole work of a kept patch.
 void clipInPlace(Outline& poly, const Vec2& normal, double offset) {
     const std::size_t m = poly.size();
     double side[Outline::kCapacity];
@@ -262,8 +261,8 @@ bool centroid(const Outline& poly, Vec2& c) {
     // box. A sliver whose area is rounding noise can put the quotient
     // anywhere: seen 6e8 m from a particle whose wall patch (eps 1.9 / 0.1)
     // degenerated, its compliance then ~1e27 and the sweeps' 2x2 tangential
-    // inverse a division by zero (SIGFPE under OpenFOAM's traps; issue 21,
-    // tenth stop). Such a patch is degenerate: the caller keeps the midpoint.
+    // inverse a division by zero (SIGFPE under OpenFOAM's traps). Such a
+    // patch is degenerate: the caller keeps the midpoint.
     Vec2 lo = poly[0], hi = poly[0];
     for (const Vec2& v : poly) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
     return isFinite(c) && (c.array() >= lo.array()).all() && (c.array() <= hi.array()).all();
@@ -293,7 +292,7 @@ double exitDistance(const Outline& poly, const Vec2& c, const Vec2& u) {
 // first: the body contains the ellipsoid of its half-axes when eps1, eps2
 // <= 1 (a p-norm ball with p >= 2 contains the 2-norm ball), and the
 // octahedron of its axis tips for any eps <= 2 (eps = 2 is that
-// octahedron); their half-widths are closed forms without pow (issue 21:
+// octahedron); their half-widths are closed forms without pow (they spare
 // 4-8 of a warm blocky pair's support calls).
 class FlatWidths {
 public:
@@ -415,7 +414,7 @@ struct HalfPlane {
 // deeperCapBounds), so from the centroid c (inside them) the exit distance
 // along u is at most that of those half-planes. The zone outlines (a third
 // of a blocky pair patch's support calls) are then not needed; the answer
-// is the same (issue 21).
+// is the same.
 bool noRimWithin(const Vec2& c, const HalfPlane* planes, int count, FlatWidths& widths) {
     for (int k = 0; k < count; ++k)
         if (!(planes[k].direction.dot(c) < planes[k].offset)) return false;
@@ -648,7 +647,7 @@ namespace {
 constexpr double kFlatRadiusFactor = 10.0;
 
 // Blocky p-norm balls (eps1 = eps2 = eps, FaceChart::applies): the radius in closed form, with
-// no support call (issue 21: the probes below were 10 of a warm blocky
+// no support call (the probes below would be 10 of a warm blocky
 // pair's 64 support calls). The support point is x_i = L_i q_i S^(-1/p),
 // q_i = u_i^r, u_i = L_i |n_i| / (L_k |n_k|), r = 1/(p-1) = eps/(2-eps),
 // S = sum u_i q_i (SupportKernel), k the axis of the largest L_j |n_j|.

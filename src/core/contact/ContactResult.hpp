@@ -51,8 +51,8 @@ constexpr int kPatchRing = 8;
 
 // std::lround (half away from zero) for finite |x| < 2^52, inline: the
 // library call was ~1 % of a rocking cube-like bed's instructions (patch
-// guesses and kept outlines are encoded by every exact flat query; issue
-// 21). Exact: x minus its truncation is exact in floating point.
+// guesses and kept outlines are encoded by every exact flat query).
+// Exact: x minus its truncation is exact in floating point.
 inline long roundHalfAway(double x) {
     long t = static_cast<long>(x);
     const double rest = x - static_cast<double>(t);
@@ -67,7 +67,7 @@ inline long roundHalfAway(double x) {
 // one query of a pair to the next, each search starts there: the patch of a
 // resting or slowly turning pair changes little between substeps, and a
 // search that starts within the tolerance costs one support call instead of
-// 3-5 (issue 21). Stored in thousandths (the searches' tolerance is 5e-2 in
+// 3-5. Stored in thousandths (the searches' tolerance is 5e-2 in
 // log D, ~4e-2 in x): it travels with every contact-memory entry, so it is
 // kept small.
 struct PatchGuess {
@@ -111,8 +111,8 @@ struct ContactResult {
 // patch (optional, in and out): the last flat patch's search guesses; the
 // query starts its patch outline there and leaves this one's.
 // The outlines of a pair's last patch between two flat faces (ContactPatch.cpp,
-// both bodies flat at the contact), kept for the pair's next queries (issue
-// 21). While the relative pose changes only by a slide across the normal and
+// both bodies flat at the contact), kept for the pair's next queries.
+// While the relative pose changes only by a slide across the normal and
 // a turn about it, each cap is the same part of its body (both support
 // planes stay where they were in their bodies), so the patch is the
 // intersection of the same two outlines moved with their bodies: 2-D

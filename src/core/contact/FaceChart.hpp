@@ -2,7 +2,7 @@
 // Face chart of a blocky p-norm ball: the directions near a flat face
 // parametrised by where the support point sits on that face.
 //
-// Why (issue 21): on a flat face of a blocky shape the support point moves
+// Why: on a flat face of a blocky shape the support point moves
 // with the direction like angle^(eps/(2-eps)) (angle^0.11 at eps = 0.2), so
 // the common-normal misfit g = T^T (p1 - p2) is a steep power of the angle
 // and Newton on the angle converges only linearly (each step overshoots

@@ -308,7 +308,7 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
         // convention above). Why: a pair of neighbours a hair apart was
         // solved to its exact gap every substep; in the cube-like bed of
         // the cylinder-filling tutorial 60 % of the Newton solves were such
-        // pairs, ~9 iterations each on their flat faces (issue 21). When
+        // pairs, ~9 iterations each on their flat faces. When
         // the pair closes, the solve starts from this (older) normal.
         CommonNormalSettings warmSettings = settings;
         warmSettings.stopWhenSeparated = true;

@@ -97,7 +97,7 @@ public:
     // the reference machine), while the CPU can overlap independent ones;
     // evaluating several directions stage by stage (all lanes' first pow,
     // then all lanes' second, ...) lets it. Measured for eps = 0.2: 98 ns
-    // per support alone, 60 ns in 2 lanes, 50 ns in 4 (issue 21); with the
+    // per support alone, 60 ns in 2 lanes, 50 ns in 4; with the
     // powers batched in vector lanes (powLanes), 87 ns alone and 25 ns per
     // lane in 16 (51 ns with glibc's pow). Callers with independent
     // directions (both bodies of an overlap, the ring searches of a patch
@@ -219,7 +219,7 @@ private:
     // equality case with the largest entry factored out). Same point as
     // the nested levels, to rounding, but three pow calls of which two are
     // independent (the largest entry has q = 1) instead of a chain of four:
-    // 65 ns against 125 ns per call for eps = 0.2 (issue 21).
+    // 65 ns against 125 ns per call for eps = 0.2.
     // (N: the lanes it holds; one for single calls)
     template <int N>
     struct BallLanes {

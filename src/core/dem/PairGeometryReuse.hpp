@@ -51,8 +51,8 @@ void storePairReference(WarmStartEntry& entry, const PairPose& A, const PairPose
 // (normal from A to B) and returns true.
 // The tolerance is `flatTolerance` for an answer on a flat patch, else
 // `curvedTolerance`; a flat answer's translation tolerance is
-// `flatTranslation` (negative: flatTolerance). Why a separate one (issue
-// 21): a relative translation leaves both support points along the stored
+// `flatTranslation` (negative: flatTolerance). Why a separate one:
+// a relative translation leaves both support points along the stored
 // normal where they were in their body frames, and the minimum of the
 // overlap of a flat contact on the (face) normal, so the reused depth is
 // the exact one; only the stored patch points lag, by at most the
@@ -143,8 +143,8 @@ bool separatedAlongReference(const WarmStartEntry& entry, const PosedBody& A, co
 // 2 sin(theta/2)). So the overlap along that normal is at most
 //     referenceDepth + |d_rel - d_rel,ref| + 2 r_B |vec(q_ref^-1 q_rel)|,
 // and where that is below -margin, separatedAlongReference would answer
-// "apart" too: the pair is apart, decided exactly as before. Why (issue
-// 21): in the settled eps = 0.25 bed a seventh of the time went into the
+// "apart" too: the pair is apart, decided exactly as before. Why:
+// in the settled eps = 0.25 bed a seventh of the time went into the
 // two support calls of separatedAlongReference for pairs that had hardly
 // moved since their reference.
 bool apartWithinMotionBound(const WarmStartEntry& entry, const PairPose& A, const PairPose& B,

@@ -14,7 +14,7 @@
 // (at most 1e60 per factor), while finite limits are returned exactly.
 //
 // Floating-point traps (OpenFOAM runs with overflow, invalid and divide by
-// zero trapped, issue 17): no log(0) (it raises divide-by-zero: the value at
+// zero trapped): no log(0) (it raises divide-by-zero: the value at
 // m = 0 is set directly), and points so far outside that m^q or w^q would
 // exceed 2^kFarLog2 are evaluated at the scaled coordinate clamped to
 // 2^(kFarLog2/q): S stays positive, finite and growing outward, and the

@@ -2,7 +2,7 @@
 // x^y for many independent (x, y) at once, four at a time in vector
 // registers: out[i] = x[i]^y[i], i < count.
 //
-// Why (issue 21): the support map of a blocky shape whose exponents FastPow
+// Why: the support map of a blocky shape whose exponents FastPow
 // has no closed form for (eps = 0.2: 1/9 and -1/10) raised to them with
 // glibc's pow, one call at a time, and those calls were 26 % of a warm
 // blocky pair query (perf), although the cap searches of a patch already

@@ -8,7 +8,7 @@
 // with omega_f the torque-free rotation rate of the local flow.
 //
 // Why exact: the particle response time m/|D| of small particles is far
-// below the fluid time step (issue 18: 1/100 of it). An explicit drag kick
+// below the fluid time step (e.g. 1/100 of it). An explicit drag kick
 // overshoots and oscillates there; OpenFOAM's scalar implicit Sp trick does
 // not fit a tensor. With constant coefficients over the step (1) has the
 // closed-form solution

@@ -51,7 +51,7 @@ bool Foam::checkSubstepTravel
         WarningInFunction
             << "at time " << timeName << " a particle travels " << travel
             << " of its d_eq per substep (subCycles " << subCycles << "), above"
-            << " subCycleTravel " << settings.subCycleTravel << " (paper 001"
+            << " subCycleTravel " << settings.subCycleTravel << " ([Superellipsoid-OpenFOAM]"
             << " sec. 5: collisions are missed or resolved late, the bed gains"
             << " energy). Use 'subCycles auto' or reduce deltaT (the first 10"
             << " such steps are reported, all are counted in the summary)"

@@ -14,7 +14,7 @@ the box.
            about 0.65)
 
 reference(...) samples each cell on a regular grid of k^3 points and counts
-the points inside a particle (paper 001 eq. 3)."""
+the points inside a particle ([Superellipsoid-OpenFOAM] eq. 3)."""
 import math
 import random
 

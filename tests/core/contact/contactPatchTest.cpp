@@ -127,7 +127,7 @@ TEST(ContactPatch, EccentricFaceFacePairUsesTheOverlapCentre) {
         // by theta toward B gains theta dx against the rounded faces' rise
         // ~K |theta|^(2/(2-eps)), a minimum ~(dx / 2K)^9 rad away (K ~ a:
         // ~1e-4 rad, ~1e-8 m shallower for dx = 6 mm). Newton in face
-        // charts finds it (issue 21); the angle iteration stopped on the face
+        // charts finds it; the angle iteration stopped on the face
         // normal. Either way: no deeper than along the face normal, within
         // 1e-3 of it, and a local minimum of the overlap.
         EXPECT_LE(r.depth, 1e-4 + 1e-12 * 0.004) << dx;

@@ -1,5 +1,5 @@
 // Face charts of blocky p-norm balls (contact/FaceChart.hpp) and the
-// common-normal Newton that uses them (CommonNormalNewton.cpp, issue 21).
+// common-normal Newton that uses them (CommonNormalNewton.cpp).
 #include "ContactTestSupport.hpp"
 #include "contact/CommonNormalNewton.hpp"
 #include "contact/FaceChart.hpp"

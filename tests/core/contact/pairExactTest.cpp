@@ -8,7 +8,7 @@
 namespace sef {
 namespace {
 
-// Tolerance 1e-10 relative (acceptance of issue 4); the answer is a couple of
+// Tolerance 1e-10 relative; the answer is a couple of
 // support-point evaluations, so rounding is ~1e-15.
 constexpr double relTol = 1e-10;
 

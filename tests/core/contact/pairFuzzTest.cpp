@@ -1,4 +1,4 @@
-// Fuzz of the pair narrow phase (issue 4 acceptance) against references
+// Fuzz of the pair narrow phase against references
 // that share no code with it:
 //  - depth: a derivative-free global minimisation of the overlap
 //    f(n) = h1(n) + h2(-n) over the sphere (2000 Fibonacci directions, then
@@ -194,7 +194,7 @@ TEST(PairFuzz, AgreesWithBruteForceReferences) {
 }
 
 // Blocky p-norm balls (eps1 = eps2 < 1): the shapes whose Newton iteration
-// runs in face charts (CommonNormalNewton.cpp, issue 21), which random
+// runs in face charts (CommonNormalNewton.cpp), which random
 // nested shapes almost never are.
 TEST(PairFuzz, BlockyBallsAgreeWithBruteForceReferences) {
     fuzzPairs("blocky ball fuzz", 2025, [](std::mt19937& rng) {

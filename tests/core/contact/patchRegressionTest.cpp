@@ -1,4 +1,4 @@
-// Issue 21: the faster patch outlines (warm-started cap searches, ContactPatch.cpp)
+// The patch outlines (warm-started cap searches, ContactPatch.cpp)
 // give the patch centroids and rim points of the starting build. The table
 // patchReference.inc was written by that build (commit 238777e) for 160
 // random blocky configurations (eps 0.2-0.5, half-axes 3-7 mm, overlaps
@@ -8,8 +8,8 @@
 // points, depth) and their answers, so the test isolates the outline from
 // the Newton solve.
 //
-// Tolerances. Since the lateral stopping rule of the cap searches (issue 21,
-// second stop: CapSearch.cpp) the answers are compared with
+// Tolerances. With the lateral stopping rule of the cap searches
+// (CapSearch.cpp) the answers are compared with
 // CONVERGED answers (patchConverged.inc: the same outlines with the search
 // tolerances tightened 500-fold), not with the starting build's: both
 // builds stop anywhere inside their tolerances, and the starting build was

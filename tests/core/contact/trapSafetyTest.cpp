@@ -1,5 +1,5 @@
 // The narrow phase under OpenFOAM's floating-point traps (this executable
-// runs with overflow, invalid and divide by zero trapped, issue 17) on the
+// runs with overflow, invalid and divide by zero trapped) on the
 // configurations a dense bed hands it and the random fuzz rarely draws:
 // deep overlaps down to coincident centres, exactly aligned blocky faces
 // (coordinate planes through the contact), warm starts from a wrong or
@@ -29,7 +29,7 @@ Superellipsoid stressShape(std::mt19937& rng) {
     const double special[] = {0.1, 0.25, 1.0, 1.9};
     auto e = [&] { return pick(rng) < 2 ? special[pick(rng) % 4] : eps(rng); };
     // One in three a p-norm ball (eps1 = eps2): blocky ones take the face
-    // charts of the Newton iteration (issue 21).
+    // charts of the Newton iteration.
     if (pick(rng) < 2) {
         const double ball = e();
         return Superellipsoid(axis(rng), axis(rng), axis(rng), ball, ball);

@@ -556,9 +556,9 @@ TEST(DemEngine, NearlyTouchingPairsAreAnsweredByTheirSeparatingAxis) {
     // decision is the exact query's at that step's positions (never a
     // contact before the bodies touch, always one once they do), and while
     // they are apart the separating axis of the last answer, turned with A,
-    // answers nearly every step without the exact query. (With the old
-    // margin of 1e-2 r_min every one of these steps queried the pair
-    // afresh; issue 21, tenth stop.)
+    // answers nearly every step without the exact query. (With a
+    // margin of 1e-2 r_min every one of these steps would query the pair
+    // afresh.)
     std::mt19937 rng(41);
     PairContactOptions exact;
     exact.boundingVolumeRejection = false;

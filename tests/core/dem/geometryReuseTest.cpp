@@ -207,7 +207,7 @@ TEST(GeometryReuse, FlatPatchWarmNormalFollowsTheFace) {
             EXPECT_LE(a.depth, b.depth * (1.0 + 1e-9)) << turnA;
             EXPECT_LE(a.iterations, b.iterations) << turnA;
             EXPECT_NEAR(a.depth, cold.depth, 1e-3 * cold.depth) << turnA;
-            // With face charts (issue 21) the stale start reaches the same
+            // With face charts the stale start reaches the same
             // minimum too; the angle iteration alone stopped short where A's
             // face turned (3 of these 6 cases, 7-10 % too deep).
             EXPECT_NEAR(b.depth, cold.depth, 1e-3 * cold.depth) << turnA;

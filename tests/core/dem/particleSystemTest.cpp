@@ -29,7 +29,7 @@ TEST(ParticleType, RejectsNonPositiveDensity) {
 }
 
 TEST(ParticleType, DensityOutsideTheRepresentableRangeNamesDensity) {
-    // Issue 40: density 1e-300 gave a subnormal mass (null velocities after
+    // Density 1e-300 would give a subnormal mass (null velocities after
     // a collision); the type is refused with a ParameterError naming it.
     const Superellipsoid s(0.005, 0.005, 0.005, 1.0, 1.0);
     for (const double rho : {1e-300, 1e300, double(NAN), -1.0}) {

@@ -1,7 +1,7 @@
 // injectRandom says why it failed: the next particle's trial positions are
 // counted as outside the domain (the caller's admissible test) or as
 // overlapping particles already placed, and the message names the cause
-// (issue 40: a region outside the mesh was reported as "could place only 0
+// (a region outside the mesh is not reported as "could place only 0
 // of 10 without overlap").
 #include <gtest/gtest.h>
 

@@ -80,7 +80,7 @@ TEST(FastPow, ExponentsOfEpsOneHalfHitTheClosedForms) {
 }
 
 TEST(FastPow, IntegerAndEighthPowersOfBlockyShapes) {
-    // Issue 21: eps = 0.2 gives p = 10, p - 1 = 9; eps = 0.25 gives 8, 7 and
+    // eps = 0.2 gives p = 10, p - 1 = 9; eps = 0.25 gives 8, 7 and
     // 1/e = 7/8 in the support map. Integer powers by squaring carry up to 11
     // rounding errors of u = eps_machine / 2 (k = 12); 7/8 three sqrt and two
     // products.

@@ -1,6 +1,6 @@
 // The core tests run under OpenFOAM's floating-point traps
 // (support/TrappedTestMain.cpp): if they did not, every other test could
-// pass while the core still crashes a solver run (issue 17).
+// pass while the core still crashes a solver run.
 #include "FloatingPointTraps.hpp"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// Extreme but finite shape parameters and densities (issue 40, findings 6
-// and 8): every derived quantity must stay in the representable range
+// Extreme but finite shape parameters and densities: every derived
+// quantity must stay in the representable range
 // [sqrt(DBL_MIN), sqrt(DBL_MAX)] (Superellipsoid.hpp), or the input is
 // refused with a ShapeError / ParameterError naming the parameter. This
 // executable traps overflow, invalid and division by zero, so a check that
@@ -57,7 +57,7 @@ TEST(RepresentableRange, LogBoundsAreHalfTheLogOfTheDoubleRange) {
 }
 
 TEST(RepresentableRange, HugeHalfAxesNameTheLargestAxis) {
-    // Issue 40 finding 8: half-axes 1e120 overflowed the volume (SIGFPE).
+    // Half-axes 1e120 would overflow the volume (SIGFPE).
     const auto [name, what] = shapeErrorOf([] { Superellipsoid(1e120, 1e120, 1e120, 1, 1); });
     EXPECT_EQ(name, "a");
     EXPECT_EQ(what, "a: half-axes (a, b, c) = (1e+120, 1e+120, 1e+120) give a volume 4.19e+360, "
@@ -67,7 +67,7 @@ TEST(RepresentableRange, HugeHalfAxesNameTheLargestAxis) {
 }
 
 TEST(RepresentableRange, TinyHalfAxesNameTheSmallestAxis) {
-    // Issue 40 finding 6: sizes 1e-120 gave volume 0 and rc 0.
+    // Sizes 1e-120 would give volume 0 and rc 0.
     const auto [name, what] = shapeErrorOf([] { Superellipsoid(1e-120, 1e-120, 1e-120, 1, 1); });
     EXPECT_EQ(name, "a");
     EXPECT_EQ(what, "a: half-axes (a, b, c) = (1e-120, 1e-120, 1e-120) give a volume 4.19e-360, "
@@ -177,7 +177,7 @@ TEST(RepresentableRange, LogMassPropertiesMatchTheDirectOnes) {
 
 TEST(DensityRange, NonPhysicalDensitiesNameDensity) {
     const Superellipsoid s(0.005, 0.005, 0.005, 1, 1);
-    // Issue 40 finding 6: density 1e-300 gave null velocities in collide.
+    // Density 1e-300 would give null velocities in collide.
     const auto [name, what] = densityErrorOf(s, 1e-300);
     EXPECT_EQ(name, "density");
     EXPECT_EQ(what, "density: density 1e-300 gives a mass 5.24e-307 (volume 5.24e-7), " + rangeText);

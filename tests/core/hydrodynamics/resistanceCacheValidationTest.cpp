@@ -1,5 +1,5 @@
-// Validation of cached resistance tensors (issue 40, finding 7: an edited
-// cache with K negative was used as is, particles fell with no drag). An
+// Validation of cached resistance tensors (without it an edited cache
+// with K negative is used as is: particles fall with no drag). An
 // entry that parses but fails validateResistance is refused with a
 // ResistanceCacheError naming the file and the component; the file is left
 // as it is (never recomputed over).

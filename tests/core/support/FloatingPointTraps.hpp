@@ -4,7 +4,7 @@
 // run, even where the result would have been discarded or caught by an
 // isfinite check later. The core's tests run under the same traps
 // (TrappedTestMain.cpp) so that such an operation fails a test here instead
-// of a user's run (issue 17). Underflow and inexact stay untrapped, as in
+// of a user's run. Underflow and inexact stay untrapped, as in
 // OpenFOAM: they are the normal rounding of any computation.
 #include <cfenv>
 

@@ -1,9 +1,9 @@
-"""End-to-end checks of superellipsoidContact (issues 4 and 5).
+"""End-to-end checks of superellipsoidContact.
 
 Contact: sphere pairs and a sphere on a wall have closed-form depth, normal
 and point. Collide: every random frictional collision conserves linear
 momentum and each body's angular momentum about the reported contact point
-(paper 001 eq. 70), never gains kinetic energy (Coulomb, e_n <= 1), and
+([Superellipsoid-OpenFOAM] eq. 70), never gains kinetic energy (Coulomb, e_n <= 1), and
 conserves it for e_n = 1 frictionless; a head-on sphere pair matches the 1D
 textbook result. Bad input: one line on stderr, exit status 2.
 """
@@ -167,7 +167,7 @@ for name, payload, word in [
 p = subprocess.run([TOOL], input="{not json", capture_output=True, text=True)
 check("invalid JSON: exit 2", p.returncode == 2, p.stderr)
 
-# --- extreme but finite input (issue 40, findings 6 and 8) -------------------------
+# --- extreme but finite input ---------------------------------------------------
 # Exit 2 (never a signal, never rc 0 with null numbers) and exactly one line
 # that starts with the expected text, naming the JSON entry.
 RANGE = "outside the representable range [1.49e-154, 1.34e+154] = [sqrt(DBL_MIN), sqrt(DBL_MAX)]"

@@ -368,7 +368,7 @@ try:
         ax.step(tt, rr, where="post", label=label, **style)
     if tMax > 6.6:
         ax.axvline(6.6, color="0.6", lw=0.8)
-        ax.text(6.55, 0.95, "paper 000:\nlast snapshot 6.6 s", ha="right", va="top", fontsize=8, color="0.4")
+        ax.text(6.55, 0.95, "[Superquadric-LIGGGHTS]:\nlast snapshot 6.6 s", ha="right", va="top", fontsize=8, color="0.4")
     ax.set_xlabel("time after the opening [s]")
     ax.set_ylabel("fraction of the particles remaining")
     ax.set_ylim(0, 1.02)

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Write the OpenFOAM cases of the collision validation studies.
 
-Studies (paper 001 sec. 5.1-5.2, paper 000 "Particle-wall impact"):
+Studies ([Superellipsoid-OpenFOAM] sec. 5.1-5.2, [Superquadric-LIGGGHTS]
+"Particle-wall impact"):
   wall  - the four shapes fall onto a floor, centric (phi = 0) and eccentric
           (phi = 45 deg), starting 5 d_eq above it: one case per time step,
           all eight particles in it (far apart: they never touch each other).
@@ -55,7 +56,7 @@ KODAM_DT = 1e-6
 
 
 def quatZ(deg):
-    """Rotation by deg about z (paper 001: phi, theta = psi = 0) as (w x y z)."""
+    """Rotation by deg about z ([Superellipsoid-OpenFOAM]: phi, theta = psi = 0) as (w x y z)."""
     h = math.radians(deg) / 2
     return (math.cos(h), 0.0, 0.0, math.sin(h))
 

@@ -60,7 +60,7 @@ def plotStudy(casesDir, index, study, kind, outDir):
     ax[1, 0].set_ylabel("|omega| d_eq / u" if kind == "centric" else "omega_z d_eq / u")
     ax[0, 0].legend(fontsize=7)
     what = "particle-wall" if study == "wall" else "particle-particle"
-    fig.suptitle("%s %s collision (paper 001 sec. %s), restitution %g, frictionless"
+    fig.suptitle("%s %s collision ([Superellipsoid-OpenFOAM] sec. %s), restitution %g, frictionless"
                  % (kind, what, "5.1" if study == "wall" else "5.2", index["restitution"]))
     fig.tight_layout()
     name = "%s_%s.png" % (study, kind)
@@ -151,8 +151,8 @@ def plotKodam(case, rows, outDir):
         a.set_xlabel("theta [deg]")
         a.grid(True, lw=0.3)
     ax[0].legend(fontsize=6.5)
-    fig.suptitle("Kodam cylinder-wall impact (paper 000 eqs. 41-42): R = %g mm, L = %g mm, "
-                 "restitution %g, frictionless" % (R * 1e3, 2 * H * 1e3, e))
+    fig.suptitle("Kodam cylinder-wall impact ([Superquadric-LIGGGHTS] eqs. 41-42): "
+                 "R = %g mm, L = %g mm, restitution %g, frictionless" % (R * 1e3, 2 * H * 1e3, e))
     fig.tight_layout()
     fig.savefig(os.path.join(outDir, "kodam.png"), dpi=DPI)
     plt.close(fig)

@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-CENTRIC_LIMIT = 1e-6      # |omega| d_eq / |u| (issue 8)
+CENTRIC_LIMIT = 1e-6      # |omega| d_eq / |u|
 SUBCYCLING_LIMIT = 0.02   # post-collision velocities, 1 x 10 subcycles vs dt/t_ref = 0.1
 KODAM_LIMIT = 0.01        # relative to eqs. 41-42 with the detected contact point
 KODAM_THETA_RANGE = (10.0, 80.0)
@@ -163,7 +163,7 @@ def detectedContact(shape, position, orientation):
 
 
 def kodamAnalytic(lever, mass, Iyy, e, V):
-    """Paper 000, eqs. (41)-(42) (Kodam et al.) with r cos(alpha + theta) =
+    """[Superquadric-LIGGGHTS], eqs. (41)-(42) (Kodam et al.) with r cos(alpha + theta) =
     lever, the horizontal distance of the contact point from the centre:
     returns (omega_y^+, V_z^+), both in Kodam's sense (V^- > 0 towards the wall)."""
     w = mass * V * (1 + e) * lever / (Iyy + mass * lever ** 2)   # eq. (41)
