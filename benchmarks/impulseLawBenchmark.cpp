@@ -35,12 +35,12 @@ std::vector<Contact> randomContacts(bool reducedOnly) {
         const Vec3 u = b.velocityAt(point) - a.velocityAt(point);
         if (u.dot(n) >= 0.0) n = -n;
         Contact c;
-        c.params.model = CollisionModel::Coulomb;
+        c.params.model = CollisionModel::coulomb;
         c.params.restitution = unit(rng);
         c.params.friction = 1.5 * unit(rng);
         c.u = u;
         c.frame = makeContactFrame(contactCompliance(a, &b, point), n, -unit(rng) * n.dot(u), true);
-        if (!reducedOnly || contactImpulse(c.params, c.frame, c.u).regime == CollisionRegime::ReducedSliding)
+        if (!reducedOnly || contactImpulse(c.params, c.frame, c.u).regime == CollisionRegime::reducedSliding)
             out.push_back(c);
     }
     return out;

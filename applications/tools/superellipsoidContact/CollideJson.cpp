@@ -71,9 +71,9 @@ std::optional<CollisionParameters> parseCollide(const nlohmann::json& root) {
             if (!block.at("model").is_string()) throw InputError("collide.model: must be a string");
             p.model = collisionModelFromName(block.at("model").get<std::string>());
         } else {
-            p.model = hasEt ? CollisionModel::Paper : CollisionModel::Frictionless;
+            p.model = hasEt ? CollisionModel::paper : CollisionModel::frictionless;
         }
-        if ((p.model == CollisionModel::Coulomb || p.model == CollisionModel::Schwager)
+        if ((p.model == CollisionModel::coulomb || p.model == CollisionModel::schwager)
             && !block.contains("friction"))
             throw InputError("collide.friction: missing (needed by model " +
                              collisionModelName(p.model) + ")");

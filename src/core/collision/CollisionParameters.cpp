@@ -5,10 +5,10 @@
 namespace sef {
 
 CollisionModel collisionModelFromName(const std::string& name) {
-    if (name == "frictionless") return CollisionModel::Frictionless;
-    if (name == "paper" || name == "frictional") return CollisionModel::Paper;
-    if (name == "schwager") return CollisionModel::Schwager;
-    if (name == "coulomb") return CollisionModel::Coulomb;
+    if (name == "frictionless") return CollisionModel::frictionless;
+    if (name == "paper" || name == "frictional") return CollisionModel::paper;
+    if (name == "schwager") return CollisionModel::schwager;
+    if (name == "coulomb") return CollisionModel::coulomb;
     throw CollisionParameterError("model", "unknown collision model '" + name +
                                                "'; valid: frictionless, paper (= frictional), "
                                                "schwager, coulomb");
@@ -16,10 +16,10 @@ CollisionModel collisionModelFromName(const std::string& name) {
 
 std::string collisionModelName(CollisionModel model) {
     switch (model) {
-    case CollisionModel::Frictionless: return "frictionless";
-    case CollisionModel::Paper: return "paper";
-    case CollisionModel::Schwager: return "schwager";
-    case CollisionModel::Coulomb: return "coulomb";
+    case CollisionModel::frictionless: return "frictionless";
+    case CollisionModel::paper: return "paper";
+    case CollisionModel::schwager: return "schwager";
+    case CollisionModel::coulomb: return "coulomb";
     }
     return "unknown";
 }

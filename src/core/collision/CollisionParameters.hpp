@@ -24,10 +24,10 @@
 
 namespace sef {
 
-enum class CollisionModel { Frictionless, Paper, Schwager, Coulomb };
+enum class CollisionModel { frictionless, paper, schwager, coulomb };
 
 struct CollisionParameters {
-    CollisionModel model = CollisionModel::Frictionless;
+    CollisionModel model = CollisionModel::frictionless;
     double restitution = 1.0;            // eps_n in [0, 1]
     double tangentialRestitution = 0.0;  // eps_t in [-1, 1]: "paper"; sticking target of "coulomb"
     double friction = 0.0;               // mu >= 0: "schwager", "coulomb"

@@ -9,13 +9,13 @@ namespace sef {
 
 std::string collisionRegimeName(CollisionRegime regime) {
     switch (regime) {
-    case CollisionRegime::Separating: return "separating";
-    case CollisionRegime::Frictionless: return "frictionless";
-    case CollisionRegime::Restitution: return "restitution";
-    case CollisionRegime::Sticking: return "sticking";
-    case CollisionRegime::Sliding: return "sliding";
-    case CollisionRegime::ReducedSliding: return "reducedSliding";
-    case CollisionRegime::FrictionlessFallback: return "frictionlessFallback";
+    case CollisionRegime::separating: return "separating";
+    case CollisionRegime::frictionless: return "frictionless";
+    case CollisionRegime::restitution: return "restitution";
+    case CollisionRegime::sticking: return "sticking";
+    case CollisionRegime::sliding: return "sliding";
+    case CollisionRegime::reducedSliding: return "reducedSliding";
+    case CollisionRegime::frictionlessFallback: return "frictionlessFallback";
     }
     return "unknown";
 }
@@ -357,7 +357,7 @@ ImpulseLawResult coulombImpulse(const CollisionParameters& p, const ContactFrame
     const double mu = p.friction;
     if (mu == 0.0) {
         result.impulse = frictionlessImpulse(f, un);
-        result.regime = CollisionRegime::Frictionless;
+        result.regime = CollisionRegime::frictionless;
         return result;
     }
     const Vec3 stick = restitutionImpulse(f, u, un, p.tangentialRestitution);
@@ -366,10 +366,10 @@ ImpulseLawResult coulombImpulse(const CollisionParameters& p, const ContactFrame
     const double JtNorm = Jt.norm();
     if (Jn >= 0.0 && JtNorm <= mu * Jn * (1.0 + 1e-12) && energyChange(f, u, stick) <= 0.0) {
         result.impulse = stick;
-        result.regime = CollisionRegime::Sticking;
+        result.regime = CollisionRegime::sticking;
         return result;
     }
-    result.regime = CollisionRegime::Sliding;
+    result.regime = CollisionRegime::sliding;
     // 1. cheap: from the direction the sticking impulse pushes against
     // (projected again: J_t is tangential only to round-off relative to |J_s|)
     const Vec3 s0 = -(Jt - n.dot(Jt) * n);
@@ -398,7 +398,7 @@ ImpulseLawResult coulombImpulse(const CollisionParameters& p, const ContactFrame
     Vec3 best = frictionlessImpulse(f, un);
     if (lo > 0.0) robustSlidingImpulse(f, u, family, across, lo, best); // the most dissipative at lo
     result.impulse = best;
-    result.regime = lo > 0.0 ? CollisionRegime::ReducedSliding : CollisionRegime::FrictionlessFallback;
+    result.regime = lo > 0.0 ? CollisionRegime::reducedSliding : CollisionRegime::frictionlessFallback;
     return result;
 }
 
@@ -415,22 +415,22 @@ ImpulseLawResult contactImpulse(const CollisionParameters& p, const ContactFrame
     ImpulseLawResult result;
     result.tangentialRestitution = p.tangentialRestitution;
     switch (p.model) {
-    case CollisionModel::Frictionless:
+    case CollisionModel::frictionless:
         result.impulse = frictionlessImpulse(f, un);
-        result.regime = CollisionRegime::Frictionless;
+        result.regime = CollisionRegime::frictionless;
         return result;
-    case CollisionModel::Paper:
+    case CollisionModel::paper:
         result.impulse = restitutionImpulse(f, uFree, un, p.tangentialRestitution);
-        result.regime = CollisionRegime::Restitution;
+        result.regime = CollisionRegime::restitution;
         return result;
-    case CollisionModel::Schwager:
+    case CollisionModel::schwager:
         // eq. (87) with the approach speed the impulse has to remove
         result.tangentialRestitution = schwagerTangentialRestitution(
             f.compliance, uFree, f.normal, p.restitution, p.friction);
         result.impulse = restitutionImpulse(f, uFree, un, result.tangentialRestitution);
-        result.regime = CollisionRegime::Restitution;
+        result.regime = CollisionRegime::restitution;
         return result;
-    case CollisionModel::Coulomb: return coulombImpulse(p, f, uFree, un);
+    case CollisionModel::coulomb: return coulombImpulse(p, f, uFree, un);
     }
     return result;
 }

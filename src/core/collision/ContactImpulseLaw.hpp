@@ -52,13 +52,13 @@
 namespace sef {
 
 enum class CollisionRegime {
-    Separating,           // u_free,n >= target: no impulse
-    Frictionless,         // normal impulse only (model frictionless, or coulomb with mu = 0)
-    Restitution,          // paper / schwager: prescribed eps_n, eps_t
-    Sticking,             // coulomb: sticking impulse inside the cone
-    Sliding,              // coulomb: |J_t| = mu J_n
-    ReducedSliding,       // coulomb: sliding with the largest admissible mu' < mu
-    FrictionlessFallback  // coulomb: not even that (mu' = 0)
+    separating,           // u_free,n >= target: no impulse
+    frictionless,         // normal impulse only (model frictionless, or coulomb with mu = 0)
+    restitution,          // paper / schwager: prescribed eps_n, eps_t
+    sticking,             // coulomb: sticking impulse inside the cone
+    sliding,              // coulomb: |J_t| = mu J_n
+    reducedSliding,       // coulomb: sliding with the largest admissible mu' < mu
+    frictionlessFallback  // coulomb: not even that (mu' = 0)
 };
 
 std::string collisionRegimeName(CollisionRegime regime);
@@ -80,7 +80,7 @@ ContactFrame makeContactFrame(const Mat3& compliance, const Vec3& normal,
 
 struct ImpulseLawResult {
     Vec3 impulse = Vec3::Zero();  // total, on body 2; body 1 gets -impulse
-    CollisionRegime regime = CollisionRegime::Separating;
+    CollisionRegime regime = CollisionRegime::separating;
     double tangentialRestitution = 0.0;  // eps_t used (schwager: from eq. (87))
 };
 

@@ -86,7 +86,7 @@
 namespace sef {
 
 struct CollisionResult {
-    CollisionRegime regime = CollisionRegime::Separating;
+    CollisionRegime regime = CollisionRegime::separating;
     Vec3 impulse = Vec3::Zero();  // on body 2 (wall) at the contact point; body 1 gets -impulse
     Vec3 velocityChange1 = Vec3::Zero();
     Vec3 angularVelocityChange1 = Vec3::Zero();

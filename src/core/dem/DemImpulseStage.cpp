@@ -108,7 +108,7 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
                 if (!d.isWall() && ids[d.i] > ids[d.j]) J = -J;
                 const double Jn = J.dot(d.normal);
                 if (!(Jn > 0.0)) continue;
-                if (c.law->model == CollisionModel::Frictionless) J = Jn * d.normal;
+                if (c.law->model == CollisionModel::frictionless) J = Jn * d.normal;
                 c.impulse = J;
                 applyImpulse(solverBodies, c, J);
             }
@@ -180,10 +180,10 @@ void DemEngine::Impl::setWallMotion(SolverContact& c, const DemContact& d) const
 // K and K^-1 are kept while that body has turned by less than the reuse
 // tolerance (K then errs by ~1e-5 relative; doc/dem.md).
 void DemEngine::Impl::setUpKeepingCompliance(SolverContact& c, const DemContact& d, int slot) {
-    const bool needInverse = c.law->model == CollisionModel::Paper ||
-                             c.law->model == CollisionModel::Schwager ||
-                             c.law->model == CollisionModel::Coulomb;
-    if (c.law->model == CollisionModel::Frictionless) { // no K at all
+    const bool needInverse = c.law->model == CollisionModel::paper ||
+                             c.law->model == CollisionModel::schwager ||
+                             c.law->model == CollisionModel::coulomb;
+    if (c.law->model == CollisionModel::frictionless) { // no K at all
         setUpContact(c, solverBodies, centres, d.point, d.normal, needInverse);
         return;
     }

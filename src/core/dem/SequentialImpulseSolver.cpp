@@ -56,7 +56,7 @@ void prepareClusterFriction(const std::vector<SolverBody>& bodies,
     }
     for (SolverContact& c : contacts) {
         c.clusterFriction = false;
-        if (c.law->model != CollisionModel::Coulomb || !(c.law->friction > 0.0)) continue;
+        if (c.law->model != CollisionModel::coulomb || !(c.law->friction > 0.0)) continue;
         const auto alone = [&](int b) {
             return b < 0 || degree[static_cast<std::size_t>(b)] < 2 ||
                    bodies[static_cast<std::size_t>(b)].immovable();
@@ -257,7 +257,7 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
     c.frame.normalCompliance = Knn;
     c.frame.hasInverse = false;
     setUpRolling(c);
-    if (c.law->model == CollisionModel::Frictionless) { // K itself is not needed
+    if (c.law->model == CollisionModel::frictionless) { // K itself is not needed
         c.normalMass = 1.0 / Knn;
         return;
     }
@@ -358,7 +358,7 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
             const Vec3& n = c.frame.normal;
             double velocityChange2 = 0.0; // squared, compared with tolerance^2 (no sqrt)
             bool updated = false;
-            if (c.law->model == CollisionModel::Frictionless) {
+            if (c.law->model == CollisionModel::frictionless) {
                 // scalar projected Gauss-Seidel on the accumulated normal impulse
                 SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
                 // n.(w x r) = w.(r x n)

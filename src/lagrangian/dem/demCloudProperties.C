@@ -172,8 +172,8 @@ sef::dem::ContactLaw Foam::readContactLaw(const dictionary& dict)
     {
         badEntry(dict, "model", err.what());
     }
-    const bool coulomb = params.model == sef::CollisionModel::Coulomb;
-    const bool needsFriction = coulomb || params.model == sef::CollisionModel::Schwager;
+    const bool coulomb = params.model == sef::CollisionModel::coulomb;
+    const bool needsFriction = coulomb || params.model == sef::CollisionModel::schwager;
 
     law.restitution = dict.get<scalar>("restitution");
     // eps_t: the paper model's tangential restitution; for coulomb the

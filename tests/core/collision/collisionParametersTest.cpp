@@ -8,13 +8,13 @@
 using namespace sef;
 
 TEST(CollisionParameters, ModelsByName) {
-    EXPECT_EQ(collisionModelFromName("frictionless"), CollisionModel::Frictionless);
-    EXPECT_EQ(collisionModelFromName("paper"), CollisionModel::Paper);
-    EXPECT_EQ(collisionModelFromName("frictional"), CollisionModel::Paper);
-    EXPECT_EQ(collisionModelFromName("schwager"), CollisionModel::Schwager);
-    EXPECT_EQ(collisionModelFromName("coulomb"), CollisionModel::Coulomb);
-    for (auto m : {CollisionModel::Frictionless, CollisionModel::Paper, CollisionModel::Schwager,
-                   CollisionModel::Coulomb})
+    EXPECT_EQ(collisionModelFromName("frictionless"), CollisionModel::frictionless);
+    EXPECT_EQ(collisionModelFromName("paper"), CollisionModel::paper);
+    EXPECT_EQ(collisionModelFromName("frictional"), CollisionModel::paper);
+    EXPECT_EQ(collisionModelFromName("schwager"), CollisionModel::schwager);
+    EXPECT_EQ(collisionModelFromName("coulomb"), CollisionModel::coulomb);
+    for (auto m : {CollisionModel::frictionless, CollisionModel::paper, CollisionModel::schwager,
+                   CollisionModel::coulomb})
         EXPECT_EQ(collisionModelFromName(collisionModelName(m)), m);
 }
 

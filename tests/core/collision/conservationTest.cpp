@@ -63,7 +63,7 @@ Errors runRandom(CollisionModel model, int count, unsigned seed,
         if (fixedRestitution >= 0.0) c.params.restitution = fixedRestitution;
         if (fixedTangential <= 1.0) c.params.tangentialRestitution = fixedTangential;
         const CollisionResult r = resolvePairCollision(c.a, c.b, c.point, c.normal, c.params);
-        EXPECT_NE(r.regime, CollisionRegime::Separating);
+        EXPECT_NE(r.regime, CollisionRegime::separating);
         RigidBodyState a = c.a, b = c.b;
         applyCollision(r, a, b);
 
@@ -86,7 +86,7 @@ Errors runRandom(CollisionModel model, int count, unsigned seed,
         const Vec3& n = c.normal;
         e.restitution = std::max(e.restitution, std::abs(n.dot(u1) + c.params.restitution * n.dot(u0)) /
                                                     u0.norm());
-        if (model == CollisionModel::Paper) {
+        if (model == CollisionModel::paper) {
             const Vec3 t0 = u0 - n.dot(u0) * n, t1 = u1 - n.dot(u1) * n;
             e.tangentialLaw = std::max(e.tangentialLaw,
                                        (t1 - c.params.tangentialRestitution * t0).norm() / u0.norm());
@@ -100,19 +100,19 @@ Errors runRandom(CollisionModel model, int count, unsigned seed,
         const double Jt = (r.impulse - Jn * n).norm();
         // "paper"/"schwager" prescribe the tangential velocity; with normal-
         // tangential coupling that can need a pulling (J_n < 0) impulse.
-        if (model == CollisionModel::Coulomb || model == CollisionModel::Frictionless) {
+        if (model == CollisionModel::coulomb || model == CollisionModel::frictionless) {
             EXPECT_GE(Jn, 0.0);
         } else {
             e.pulling += Jn < 0.0;
         }
-        if (model == CollisionModel::Coulomb) {
+        if (model == CollisionModel::coulomb) {
             e.coneExcess = std::max(e.coneExcess, (Jt - c.params.friction * Jn) / (Jn + Jt));
-            e.sticking += r.regime == CollisionRegime::Sticking;
-            e.sliding += r.regime == CollisionRegime::Sliding;
-            e.fallback += r.regime == CollisionRegime::FrictionlessFallback;
-            e.reduced += r.regime == CollisionRegime::ReducedSliding;
+            e.sticking += r.regime == CollisionRegime::sticking;
+            e.sliding += r.regime == CollisionRegime::sliding;
+            e.fallback += r.regime == CollisionRegime::frictionlessFallback;
+            e.reduced += r.regime == CollisionRegime::reducedSliding;
         }
-        if (model == CollisionModel::Frictionless) {
+        if (model == CollisionModel::frictionless) {
             EXPECT_LT(Jt, 1e-15 * Jn);
         }
     }
@@ -126,7 +126,7 @@ Errors runRandom(CollisionModel model, int count, unsigned seed,
 // a margin of ~1000. The restitution law involves solving with K (condition
 // number up to ~1e3 for these shapes), hence 1e-10.
 TEST(CollisionConservation, CoulombRandomFrictionalPairs) {
-    const Errors e = runRandom(CollisionModel::Coulomb, 10000, 11);
+    const Errors e = runRandom(CollisionModel::coulomb, 10000, 11);
     std::printf("[ measured ] coulomb: dP %.2e, dL %.2e, restitution %.2e, max dE/E %+.2e, "
                 "cone excess %.2e; sticking %d, sliding %d, reduced %d, fallback %d\n",
                 e.momentum, e.angularMomentum, e.restitution, e.energyIncrease, e.coneExcess,
@@ -141,7 +141,7 @@ TEST(CollisionConservation, CoulombRandomFrictionalPairs) {
 }
 
 TEST(CollisionConservation, FrictionlessConservesEnergyForElasticImpacts) {
-    const Errors e = runRandom(CollisionModel::Frictionless, 10000, 12, 1.0);
+    const Errors e = runRandom(CollisionModel::frictionless, 10000, 12, 1.0);
     std::printf("[ measured ] frictionless eps_n=1: dP %.2e, dL %.2e, restitution %.2e, "
                 "max dE/E %+.2e\n", e.momentum, e.angularMomentum, e.restitution, e.energyIncrease);
     EXPECT_LT(e.momentum, 1e-12);
@@ -149,7 +149,7 @@ TEST(CollisionConservation, FrictionlessConservesEnergyForElasticImpacts) {
     EXPECT_LT(e.restitution, 1e-10);
     EXPECT_LE(std::abs(e.energyIncrease), 1e-12);
     // and a loss of energy, never a gain, for eps_n < 1
-    const Errors lossy = runRandom(CollisionModel::Frictionless, 2000, 13);
+    const Errors lossy = runRandom(CollisionModel::frictionless, 2000, 13);
     EXPECT_LE(lossy.energyIncrease, 1e-12);
 }
 
@@ -159,7 +159,7 @@ TEST(CollisionConservation, FrictionlessEnergyIsExactlyConservedNotJustBounded) 
     std::mt19937_64 rng(14);
     double worst = 0.0;
     for (int i = 0; i < 2000; ++i) {
-        RandomCollision c = randomCollision(rng, CollisionModel::Frictionless);
+        RandomCollision c = randomCollision(rng, CollisionModel::frictionless);
         c.params.restitution = 1.0;
         const auto r = resolvePairCollision(c.a, c.b, c.point, c.normal, c.params);
         worst = std::max(worst, std::abs(r.kineticEnergyAfter - r.kineticEnergyBefore) /
@@ -169,7 +169,7 @@ TEST(CollisionConservation, FrictionlessEnergyIsExactlyConservedNotJustBounded) 
 }
 
 TEST(CollisionConservation, PaperModelSatisfiesItsVelocityLaws) {
-    const Errors e = runRandom(CollisionModel::Paper, 10000, 15);
+    const Errors e = runRandom(CollisionModel::paper, 10000, 15);
     std::printf("[ measured ] paper: dP %.2e, dL %.2e, normal law %.2e, tangential law %.2e, "
                 "max dE/E %+.2e (may be > 0 for non-spheres), pulling impulses %d\n",
                 e.momentum, e.angularMomentum, e.restitution, e.tangentialLaw, e.energyIncrease,
@@ -179,12 +179,12 @@ TEST(CollisionConservation, PaperModelSatisfiesItsVelocityLaws) {
     EXPECT_LT(e.restitution, 1e-10);
     EXPECT_LT(e.tangentialLaw, 1e-10);
     // eps_n = 1, eps_t = -1 reverses u entirely: u^T K^-1 u unchanged -> dE = 0
-    const Errors reversal = runRandom(CollisionModel::Paper, 2000, 16, 1.0, -1.0);
+    const Errors reversal = runRandom(CollisionModel::paper, 2000, 16, 1.0, -1.0);
     EXPECT_LT(std::abs(reversal.energyIncrease), 1e-11);
 }
 
 TEST(CollisionConservation, SchwagerConservesMomenta) {
-    const Errors e = runRandom(CollisionModel::Schwager, 10000, 17);
+    const Errors e = runRandom(CollisionModel::schwager, 10000, 17);
     EXPECT_LT(e.momentum, 1e-12);
     EXPECT_LT(e.angularMomentum, 1e-12);
     EXPECT_LT(e.restitution, 1e-10);

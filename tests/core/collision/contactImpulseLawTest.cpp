@@ -43,8 +43,8 @@ RandomPair randomPair(std::mt19937_64& rng, CollisionModel model, double armScal
     return c;
 }
 
-const CollisionModel allModels[] = {CollisionModel::Frictionless, CollisionModel::Paper,
-                                    CollisionModel::Schwager, CollisionModel::Coulomb};
+const CollisionModel allModels[] = {CollisionModel::frictionless, CollisionModel::paper,
+                                    CollisionModel::schwager, CollisionModel::coulomb};
 
 } // namespace
 
@@ -118,7 +118,7 @@ TEST(ContactImpulseLaw, ImpulseOnlyBelowTheTargetAndThenReachesIt) {
     const Mat3 K = Vec3(1.0, 2.0, 3.0).asDiagonal();
     const Vec3 n = Vec3::UnitZ();
     CollisionParameters p;
-    p.model = CollisionModel::Coulomb;
+    p.model = CollisionModel::coulomb;
     p.friction = 0.3;
     const ContactFrame frame = makeContactFrame(K, n, 0.4, true);
     // separating, but slower than the target: pushed to exactly 0.4
@@ -129,7 +129,7 @@ TEST(ContactImpulseLaw, ImpulseOnlyBelowTheTargetAndThenReachesIt) {
     EXPECT_GT(n.dot(pushed.impulse), 0.0);
     // separating faster than the target: nothing
     const ImpulseLawResult none = contactImpulse(p, frame, Vec3(0.1, 0.0, 0.5));
-    EXPECT_EQ(none.regime, CollisionRegime::Separating);
+    EXPECT_EQ(none.regime, CollisionRegime::separating);
     EXPECT_TRUE(none.impulse.isZero(0.0));
 }
 
@@ -143,12 +143,12 @@ TEST(ContactImpulseLaw, SphereSlidingWithGeneralTarget) {
     K(1, 1) += R * R / I;
     const Vec3 n = Vec3::UnitZ();
     CollisionParameters p;
-    p.model = CollisionModel::Coulomb;
+    p.model = CollisionModel::coulomb;
     p.friction = 0.2;
     const double target = 0.3, un = -1.0;
     const Vec3 uFree(4.0, 0.0, un);
     const ImpulseLawResult r = contactImpulse(p, makeContactFrame(K, n, target, true), uFree);
-    EXPECT_EQ(r.regime, CollisionRegime::Sliding);
+    EXPECT_EQ(r.regime, CollisionRegime::sliding);
     const double j = (target - un) * m;
     EXPECT_NEAR(r.impulse.z(), j, 1e-14);
     EXPECT_NEAR(r.impulse.x(), -p.friction * j, 1e-14);
@@ -173,7 +173,7 @@ TEST(ContactImpulseLaw, CoulombNeverAddsEnergyAndStaysInTheCone) {
     int regimes[7] = {0};
     for (double armScale : {1.0, 4.0}) {
         for (int i = 0; i < 5000; ++i) {
-            const RandomPair c = randomPair(rng, CollisionModel::Coulomb, armScale);
+            const RandomPair c = randomPair(rng, CollisionModel::coulomb, armScale);
             const Mat3 K = contactCompliance(c.a, &c.b, c.point);
             const double un = c.normal.dot(c.u);
             const double target = -unit(rng) * un;
@@ -191,7 +191,7 @@ TEST(ContactImpulseLaw, CoulombNeverAddsEnergyAndStaysInTheCone) {
             worstNormalLaw = std::max(worstNormalLaw, std::abs(unAfter - target) / -un);
             // sliding: the friction impulse opposes the mean slip (u + u')/2
             // (the root the sliding search finds; its angle to round-off)
-            if (r.regime == CollisionRegime::Sliding &&
+            if (r.regime == CollisionRegime::sliding &&
                 Jt > 1e-9 * Jn) {
                 const Vec3 slip = c.u + 0.5 * (K * J);
                 const Vec3 slipT = slip - c.normal.dot(slip) * c.normal;
@@ -207,10 +207,10 @@ TEST(ContactImpulseLaw, CoulombNeverAddsEnergyAndStaysInTheCone) {
                 "%.2e, |u'_n - target|/|u_n| %.2e, J_n < 0: %d; sticking %d, sliding %d, "
                 "reduced %d, frictionless fallback %d\n",
                 cases, worstEnergy, worstCone, worstNormalLaw, negativeNormal,
-                regimes[static_cast<int>(CollisionRegime::Sticking)],
-                regimes[static_cast<int>(CollisionRegime::Sliding)],
-                regimes[static_cast<int>(CollisionRegime::ReducedSliding)],
-                regimes[static_cast<int>(CollisionRegime::FrictionlessFallback)]);
+                regimes[static_cast<int>(CollisionRegime::sticking)],
+                regimes[static_cast<int>(CollisionRegime::sliding)],
+                regimes[static_cast<int>(CollisionRegime::reducedSliding)],
+                regimes[static_cast<int>(CollisionRegime::frictionlessFallback)]);
     EXPECT_LE(worstEnergy, 1e-12);
     EXPECT_LE(worstCone, 1e-12);
     EXPECT_EQ(negativeNormal, 0);
@@ -220,9 +220,9 @@ TEST(ContactImpulseLaw, CoulombNeverAddsEnergyAndStaysInTheCone) {
     std::printf("[ measured ] largest angle between the sliding friction and minus the mean slip %.2e\n",
                 worstSlipAngle);
     EXPECT_LT(worstSlipAngle, 1e-9);
-    EXPECT_GT(regimes[static_cast<int>(CollisionRegime::Sticking)], 500); // all branches seen
-    EXPECT_GT(regimes[static_cast<int>(CollisionRegime::Sliding)], 500);
-    EXPECT_GT(regimes[static_cast<int>(CollisionRegime::ReducedSliding)], 10);
+    EXPECT_GT(regimes[static_cast<int>(CollisionRegime::sticking)], 500); // all branches seen
+    EXPECT_GT(regimes[static_cast<int>(CollisionRegime::sliding)], 500);
+    EXPECT_GT(regimes[static_cast<int>(CollisionRegime::reducedSliding)], 10);
 }
 
 namespace {
@@ -301,14 +301,14 @@ TEST(ContactImpulseLaw, SlidingSearchMatchesABruteForceScan) {
     int reduced = 0, missed = 0, notLargest = 0, cases = 0;
     double worstAcross = 0.0, worstAlong = -1.0;
     for (int i = 0; i < 4000; ++i) {
-        const RandomPair c = randomPair(rng, CollisionModel::Coulomb, 4.0);
+        const RandomPair c = randomPair(rng, CollisionModel::coulomb, 4.0);
         const Mat3 K = contactCompliance(c.a, &c.b, c.point);
         const double un = c.normal.dot(c.u);
         const double target = -unit(rng) * un;
         const ContactFrame frame = makeContactFrame(K, c.normal, target, true);
         const ImpulseLawResult r = contactImpulse(c.params, frame, c.u);
         ++cases;
-        if (r.regime != CollisionRegime::ReducedSliding && r.regime != CollisionRegime::FrictionlessFallback)
+        if (r.regime != CollisionRegime::reducedSliding && r.regime != CollisionRegime::frictionlessFallback)
             continue;
         ++reduced;
         const double energyScale = 0.5 * un * un / frame.normalCompliance;
@@ -317,7 +317,7 @@ TEST(ContactImpulseLaw, SlidingSearchMatchesABruteForceScan) {
                 ++missed;
                 break;
             }
-        if (r.regime == CollisionRegime::ReducedSliding) {
+        if (r.regime == CollisionRegime::reducedSliding) {
             // a sliding solution at its own friction: friction against the
             // mean slip. At the largest such friction the mean slip often
             // ends (|slip_t| ~ 1e-9 |u|), so its direction is ill-conditioned:

@@ -31,8 +31,8 @@ TEST(ImpulseHandCases, SphereOnWallFrictionless) {
     // wall below (normal from the particle into the wall = -z): v_z -2 -> +1 for e = 0.5
     const RigidBodyState s = sphere(1.0, 1.0, Vec3(0, 0, 1), Vec3(3, 0, -2));
     const auto r = resolveWallCollision(s, Vec3::Zero(), -Vec3::UnitZ(),
-                                        params(CollisionModel::Frictionless, 0.5));
-    EXPECT_EQ(r.regime, CollisionRegime::Frictionless);
+                                        params(CollisionModel::frictionless, 0.5));
+    EXPECT_EQ(r.regime, CollisionRegime::frictionless);
     EXPECT_LT((r.velocityChange1 - Vec3(0, 0, 3)).norm(), 1e-15);
     EXPECT_LT(r.angularVelocityChange1.norm(), 1e-15);
     EXPECT_LT((r.impulse - Vec3(0, 0, -3)).norm(), 1e-15); // on the wall
@@ -44,8 +44,8 @@ TEST(ImpulseHandCases, SpherePairMatchesOneDimensionalTextbook) {
     const double m1 = 2.0, m2 = 0.5, v1 = 1.5, v2 = -0.7, e = 0.8;
     const RigidBodyState a = sphere(m1, 0.3, Vec3(0, 0, 0), Vec3(v1, 0, 0));
     const RigidBodyState b = sphere(m2, 0.2, Vec3(0.5, 0, 0), Vec3(v2, 0, 0));
-    for (auto model : {CollisionModel::Frictionless, CollisionModel::Paper,
-                       CollisionModel::Schwager, CollisionModel::Coulomb}) {
+    for (auto model : {CollisionModel::frictionless, CollisionModel::paper,
+                       CollisionModel::schwager, CollisionModel::coulomb}) {
         const auto r = resolvePairCollision(a, b, Vec3(0.3, 0, 0), Vec3::UnitX(),
                                             params(model, e, 0.3, 0.5));
         const double v1After = ((m1 - e * m2) * v1 + (1 + e) * m2 * v2) / (m1 + m2);
@@ -63,8 +63,8 @@ TEST(ImpulseHandCases, SeparatingContactIsLeftAlone) {
     const RigidBodyState a = sphere(1, 0.5, Vec3(0, 0, 0), Vec3(-1, 0, 0));
     const RigidBodyState b = sphere(1, 0.5, Vec3(1, 0, 0), Vec3(0, 0, 0));
     const auto r = resolvePairCollision(a, b, Vec3(0.5, 0, 0), Vec3::UnitX(),
-                                        params(CollisionModel::Paper, 1.0, 1.0));
-    EXPECT_EQ(r.regime, CollisionRegime::Separating);
+                                        params(CollisionModel::paper, 1.0, 1.0));
+    EXPECT_EQ(r.regime, CollisionRegime::separating);
     EXPECT_EQ(r.impulse, Vec3::Zero());
     EXPECT_EQ(r.kineticEnergyBefore, r.kineticEnergyAfter);
 }
@@ -74,8 +74,8 @@ TEST(ImpulseHandCases, SeparatingContactIsLeftAlone) {
 TEST(ImpulseHandCases, CoulombSphereSliding) {
     const RigidBodyState s = sphere(1.0, 1.0, Vec3(0, 0, 1), Vec3(3, 0, -1));
     const auto r = resolveWallCollision(s, Vec3::Zero(), -Vec3::UnitZ(),
-                                        params(CollisionModel::Coulomb, 0.5, 0.0, 0.1));
-    EXPECT_EQ(r.regime, CollisionRegime::Sliding);
+                                        params(CollisionModel::coulomb, 0.5, 0.0, 0.1));
+    EXPECT_EQ(r.regime, CollisionRegime::sliding);
     // particle impulse (-mu J_n, 0, J_n) = (-0.15, 0, 1.5); arm (0,0,-1):
     // dw = (arm x J)/I = (0, 0.15, 0)/0.4
     EXPECT_LT((r.velocityChange1 - Vec3(-0.15, 0, 1.5)).norm(), 1e-14);
@@ -87,8 +87,8 @@ TEST(ImpulseHandCases, CoulombSphereSliding) {
 TEST(ImpulseHandCases, CoulombSphereSticksToRolling) {
     const RigidBodyState s = sphere(1.0, 1.0, Vec3(0, 0, 1), Vec3(3, 0, -1));
     const auto r = resolveWallCollision(s, Vec3::Zero(), -Vec3::UnitZ(),
-                                        params(CollisionModel::Coulomb, 0.5, 0.0, 1.0));
-    EXPECT_EQ(r.regime, CollisionRegime::Sticking);
+                                        params(CollisionModel::coulomb, 0.5, 0.0, 1.0));
+    EXPECT_EQ(r.regime, CollisionRegime::sticking);
     const double Jt = 3.0 / 3.5;
     EXPECT_NEAR(r.velocityChange1.x(), -Jt, 1e-14);
     EXPECT_NEAR(r.angularVelocityChange1.y(), Jt / 0.4, 1e-14);
@@ -102,7 +102,7 @@ TEST(ImpulseHandCases, SchwagerForSpheresEqualsCoulombSliding) {
     // 0.825 * 3 = 2.475 equals the Coulomb sliding result above.
     const RigidBodyState s = sphere(1.0, 1.0, Vec3(0, 0, 1), Vec3(3, 0, -1));
     const auto r = resolveWallCollision(s, Vec3::Zero(), -Vec3::UnitZ(),
-                                        params(CollisionModel::Schwager, 0.5, 0.0, 0.1));
+                                        params(CollisionModel::schwager, 0.5, 0.0, 0.1));
     EXPECT_NEAR(r.tangentialRestitution, 0.825, 1e-15);
     EXPECT_NEAR(-r.relativeContactVelocityAfter.x(), 2.475, 1e-14);
     // equal spheres: alpha = 2/7 too (1/alpha = 1 + (m/2)(2 R^2/I) = 7/2)
@@ -128,8 +128,8 @@ TEST(ImpulseHandCases, CentricHeadOnIdenticalAlignedShapesGiveNoSpin) {
     b.position = a.position + 2.0 * axis;
     a.velocity = 1.5 * axis;
     b.velocity = -0.5 * axis;
-    for (auto model : {CollisionModel::Frictionless, CollisionModel::Paper,
-                       CollisionModel::Schwager, CollisionModel::Coulomb}) {
+    for (auto model : {CollisionModel::frictionless, CollisionModel::paper,
+                       CollisionModel::schwager, CollisionModel::coulomb}) {
         const auto r = resolvePairCollision(a, b, a.position + axis, axis,
                                             params(model, 0.7, 0.4, 0.3));
         EXPECT_LT(r.angularVelocityChange1.norm() + r.angularVelocityChange2.norm(), 1e-14)
@@ -140,7 +140,7 @@ TEST(ImpulseHandCases, CentricHeadOnIdenticalAlignedShapesGiveNoSpin) {
 
 TEST(ImpulseHandCases, InvalidInputThrows) {
     const RigidBodyState s = sphere(1.0, 1.0, Vec3(0, 0, 1), Vec3(0, 0, -1));
-    const CollisionParameters p = params(CollisionModel::Frictionless, 0.5);
+    const CollisionParameters p = params(CollisionModel::frictionless, 0.5);
     EXPECT_THROW(resolveWallCollision(s, Vec3::Zero(), Vec3(0, 0, -2), p), std::invalid_argument);
     EXPECT_THROW(resolveWallCollision(s, Vec3(0, std::nan(""), 0), -Vec3::UnitZ(), p),
                  std::invalid_argument);

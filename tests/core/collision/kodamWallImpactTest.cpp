@@ -33,7 +33,7 @@ TEST(KodamWallImpact, PostImpactVelocitiesMatchAnalyticSolution) {
     const Vec3 inertia = shape.principalInertia(density);
     const Vec3 wallNormal(0, 0, -1); // wall below, normal into the wall
     CollisionParameters p;
-    p.model = CollisionModel::Frictionless;
+    p.model = CollisionModel::frictionless;
     double worstOmega = 0.0, worstV = 0.0, worstArm = 0.0, worstVsCylinder = 0.0;
     for (double e : {0.5, 1.0}) {
         p.restitution = e;
@@ -48,7 +48,7 @@ TEST(KodamWallImpact, PostImpactVelocitiesMatchAnalyticSolution) {
             s.velocity = Vec3(0, 0, -V);
             const Vec3 contact = supportPointWorld(shape, s.pose(), wallNormal);
             const auto r = resolveWallCollision(s, contact, wallNormal, p);
-            ASSERT_EQ(r.regime, CollisionRegime::Frictionless);
+            ASSERT_EQ(r.regime, CollisionRegime::frictionless);
 
             const double d = contact.x() - s.position.x(); // signed horizontal arm
             const double Iyy = inertia.y();                 // world y = body y here

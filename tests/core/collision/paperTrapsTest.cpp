@@ -54,7 +54,7 @@ TEST(PaperTraps, FrictionlessSystemOfPaperViolatesAngularMomentumWithCoupledIner
 
     // Ours: same normal restitution, all three rows of eq. (70) hold.
     CollisionParameters p;
-    p.model = CollisionModel::Frictionless;
+    p.model = CollisionModel::frictionless;
     p.restitution = e;
     const auto res = resolveWallCollision(s, contact, intoWall, p);
     RigidBodyState after = s;
@@ -73,10 +73,10 @@ TEST(PaperTraps, TangentialRestitutionOneIsNotFrictionless) {
     // non-sphere needs a tangential impulse, and can ADD energy; the true
     // frictionless impulse is normal and conserves energy for eps_n = 1.
     CollisionParameters paper, frictionless;
-    paper.model = CollisionModel::Paper;
+    paper.model = CollisionModel::paper;
     paper.restitution = frictionless.restitution = 1.0;
     paper.tangentialRestitution = 1.0;
-    frictionless.model = CollisionModel::Frictionless;
+    frictionless.model = CollisionModel::frictionless;
     double maxGain = 0.0;
     for (double sign : {1.0, -1.0}) {
         RigidBodyState s = tiltedProlate();

@@ -30,7 +30,7 @@ Stack solveStack(double theta, double mu) {
     const double m = 0.002, h = 1e-5;
     const Vec3 g = 9.81 * Vec3(std::sin(theta), 0.0, -std::cos(theta));
     Stack s;
-    s.law.model = CollisionModel::Coulomb;
+    s.law.model = CollisionModel::coulomb;
     s.law.restitution = 0.0;
     s.law.friction = mu;
     s.law.tangentialRestitution = 0.0;

@@ -38,8 +38,8 @@ TEST(SequentialImpulseLaw, SingleContactEqualsIsolatedCollision) {
     std::mt19937_64 rng(41);
     std::uniform_real_distribution<double> u(-1.0, 1.0), unit(0.0, 1.0);
     double worst = 0.0;
-    for (CollisionModel model : {CollisionModel::Frictionless, CollisionModel::Paper,
-                                 CollisionModel::Schwager, CollisionModel::Coulomb}) {
+    for (CollisionModel model : {CollisionModel::frictionless, CollisionModel::paper,
+                                 CollisionModel::schwager, CollisionModel::coulomb}) {
         for (int i = 0; i < 500; ++i) {
             const RigidBodyState a = randomBody(rng), b = randomBody(rng);
             const Vec3 point = 0.5 * (a.position + b.position) + 0.3 * Vec3(u(rng), u(rng), u(rng));
@@ -59,7 +59,7 @@ TEST(SequentialImpulseLaw, SingleContactEqualsIsolatedCollision) {
             c.j = 1;
             c.law = &law;
             setUpContact(c, bodies, {a.position, b.position}, point, n,
-                         model != CollisionModel::Frictionless);
+                         model != CollisionModel::frictionless);
             c.frame.targetNormalVelocity =
                 -law.restitution * n.dot(relativeContactVelocity(bodies, c));
             // Later sweeps re-solve from u_free = u - K J (round-off; coulomb
@@ -89,7 +89,7 @@ TEST(SequentialImpulseLaw, ComplianceOfARigidlyTurnedContactChangesByTheTurn) {
     std::mt19937_64 rng(5);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     CollisionParameters law;
-    law.model = CollisionModel::Coulomb;
+    law.model = CollisionModel::coulomb;
     law.friction = 0.3;
     double worst = 0.0;
     for (int i = 0; i < 200; ++i) {
@@ -143,7 +143,7 @@ TEST(SequentialImpulseLaw, ComplianceOfARigidlyTurnedContactChangesByTheTurn) {
 TEST(SequentialImpulseLaw, RimPointsShareTheContactsRollingRow) {
     const double m = 0.5, R = 0.01, I = 0.4 * m * R * R, u = 0.02, w0 = 30.0, muR = 0.01;
     CollisionParameters law;
-    law.model = CollisionModel::Frictionless;
+    law.model = CollisionModel::frictionless;
     law.rollingFriction = muR;
     std::vector<SolverBody> bodies(1);
     bodies[0].velocity = Vec3(0, 0, -u); // into the floor
