@@ -16,10 +16,12 @@
 // (pair queries answered from the previous exact answer).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "dem/BoxWalls.hpp"
 #include "dem/DemEngine.hpp"
@@ -147,8 +149,63 @@ void blocksOnFloor(benchmark::State& state) {
     timeSteps(state, bed, 1e-3, 2);
 }
 
+// Blocks dropped at a tilt (the resting-bed case of doc/dem.md, "Overlap
+// removal without feeding velocity"): a 10 x 10 patch of the cloudBox shape
+// with exponent eps = range(0) / 100, each tilted 0.3 rad about a random
+// horizontal axis, 0.1 mm above a floor; Coulomb mu 0.3, e 0.5, rolling
+// resistance 0.01, steps of 1e-3 s with 2 substeps; overlap removal paying
+// its energy (range(1) = 1) or not (0). 1.5 s untimed, then 100 steps
+// timed. Counters: median_spin and max_spin (|omega| at the end, rad/s),
+// wall_reused_share, max_overlap (of d_eq, over the whole run).
+void blocksDropped(benchmark::State& state) {
+    const double eps = state.range(0) / 100.0;
+    Bed bed;
+    bed.ps.types.emplace_back(Superellipsoid(0.0005, 0.000375, 0.00025, eps, eps), 2500.0);
+    const int side = 10;
+    const double spacing = 1.2e-3, L = side * spacing;
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> angle(0.0, 2.0 * M_PI);
+    const double R = bed.ps.types[0].boundingRadius;
+    for (int id = 0; id < side * side; ++id) {
+        const double phi = angle(rng);
+        const Quat q(Eigen::AngleAxisd(0.3, Vec3(std::cos(phi), std::sin(phi), 0)) *
+                     Eigen::AngleAxisd(angle(rng), Vec3::UnitZ()));
+        bed.ps.add(0, id, Vec3(spacing * (id % side + 0.5), spacing * (id / side + 0.5), R + 1e-4), q);
+    }
+    EngineSettings s;
+    s.pair.model = s.wall.model = "coulomb";
+    s.pair.restitution = s.wall.restitution = 0.5;
+    s.pair.friction = s.wall.friction = 0.3;
+    s.pair.rollingFriction = s.wall.rollingFriction = 0.01;
+    s.gravity = Vec3(0, 0, -9.81);
+    s.reorderParticles = true;
+    s.correctionPaysEnergy = state.range(1) != 0;
+    bed.engine = std::make_unique<DemEngine>(boxWalls(Vec3::Zero(), Vec3(L, L, 0.02), 10), s);
+    double maxOverlap = 0.0;
+    for (int k = 0; k < 1500; ++k)
+        maxOverlap = std::max(maxOverlap, bed.engine->step(bed.ps, 1e-3, 2).maxOverlapOverDeq);
+    long reusedWalls = 0, wallContacts = 0;
+    for (auto _ : state) {
+        const StepStatistics st = bed.engine->step(bed.ps, 1e-3, 2);
+        reusedWalls += st.reusedWalls;
+        wallContacts += st.wallContacts;
+        maxOverlap = std::max(maxOverlap, st.maxOverlapOverDeq);
+    }
+    std::vector<double> spin;
+    for (const Vec3& w : bed.ps.angularVelocity) spin.push_back(w.norm());
+    std::sort(spin.begin(), spin.end());
+    const double n = static_cast<double>(bed.ps.size());
+    state.counters["median_spin"] = spin[spin.size() / 2];
+    state.counters["max_spin"] = spin.back();
+    state.counters["wall_reused_share"] = wallContacts ? double(reusedWalls) / double(wallContacts) : 0.0;
+    state.counters["max_overlap"] = maxOverlap;
+    state.counters["us_per_particle_step"] =
+        benchmark::Counter(n * 1e-6, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 } // namespace
 
+BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {0, 1}})->Iterations(100)->Unit(benchmark::kMillisecond);
 BENCHMARK(blocksOnFloor)->Iterations(200)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(boxFilling, frictionless, std::string("frictionless"))
     ->Arg(1000)->Arg(10000)->Iterations(300)->Unit(benchmark::kMillisecond);
