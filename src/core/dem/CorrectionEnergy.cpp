@@ -66,12 +66,12 @@ void DemEngine::Impl::payCorrectionEnergy(StepStatistics& stats) {
         stats.correctionEnergyPaid += paid;
         stats.correctionEnergyUnpaid += cl.lift - paid;
         // the kinetic energy left: every relative velocity scaled by f
-        cl.kinetic = paid > 0.0 ? std::sqrt(std::max(0.0, 1.0 - paid / cl.kinetic)) : 1.0;
+        if (paid > 0.0) cl.factor = std::sqrt(std::max(0.0, 1.0 - paid / cl.kinetic));
     }
     for (const std::size_t i : involved) {
         const CorrectionCluster& cl = clusters[find(i)];
-        if (held(i) || !(cl.lift > 0.0) || cl.kinetic == 1.0) continue;
-        const double f = cl.kinetic;
+        if (held(i) || cl.factor == 1.0) continue;
+        const double f = cl.factor;
         RigidBodyState& b = bodies[i];
         const Vec3 V = frameVelocity(cl);
         const Vec3 before = b.velocity;

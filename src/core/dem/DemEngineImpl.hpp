@@ -42,7 +42,8 @@ struct CorrectionCluster {
     double lift = 0.0;          // potential energy the corrections added [J]
     double mass = 0.0;
     Vec3 momentum = Vec3::Zero();
-    double kinetic = 0.0;       // relative to the cluster's frame; then the velocity factor
+    double kinetic = 0.0;       // relative to the cluster's frame
+    double factor = 1.0;        // on its relative velocities once paid
     bool onWall = false;        // touches a wall or a held body: the wall's frame
     bool payable = true;        // all its bodies and walls are this engine's to change
     int wallContact = -1;       // a wall contact of it (the wall takes the momentum)

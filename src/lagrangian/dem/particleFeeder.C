@@ -10,6 +10,13 @@
 #include <ostream>
 
 
+bool Foam::particleFeeder::countable(const scalar rate, const scalar span)
+{
+    // rate span <= 2^53, formed without overflow
+    return rate <= kMaxFedCount && (span <= 1 || rate <= kMaxFedCount/span);
+}
+
+
 Foam::particleFeeder::particleFeeder
 (
     const polyMesh& mesh,
@@ -74,8 +81,7 @@ Foam::particleFeeder::particleFeeder
         }
         rate_ = massRate/(mass/total);
     }
-    // rate duration <= 2^53, formed without overflow
-    if (!(rate_ <= kMaxFedCount) || (duration > 1 && !(rate_ <= kMaxFedCount/duration)))
+    if (!countable(rate_, duration))
     {
         invalidEntry
         (
@@ -154,7 +160,7 @@ std::int64_t Foam::particleFeeder::owed(scalar t) const
     // (the rounding guard keeps floor(rate (t - start)) from losing a
     // particle to the sum of the time steps)
     const scalar span = min(t, end_) - start_;
-    if (span > 1 && !(rate_ <= kMaxFedCount/span))
+    if (!countable(rate_, span))
     {
         FatalIOErrorInFunction(dict_)
             << "Invalid entry 'rate' (or 'massRate') in " << dict_.name()
