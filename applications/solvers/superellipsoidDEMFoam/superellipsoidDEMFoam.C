@@ -42,9 +42,8 @@ Description
 #include "meshWallFaces.H"
 #include "settleMonitor.H"
 #include "particleTrace.H"
-#include "processorHalo.H"
+#include "particleStepper.H"
 #include "meshPeriodicity.H"
-#include "demCarriers.H"
 #include "foamEigen.H"
 #include "timeWriteGuard.H"
 #include "storedCloud.H"
@@ -57,8 +56,6 @@ Description
 #include "particleFeeder.H"
 
 #include "dem/DemEngine.hpp"
-#include "dem/PeriodicImages.hpp"
-#include "dem/Subcycling.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -100,7 +97,7 @@ int main(int argc, char *argv[])
     sef::dem::StepStatistics stats;
     clockTime clock;
     double ownStepSeconds = 0;     // this processor's DEM steps (with exchanges)
-    label subCycles = props.subcycling.subCycles, cappedSteps = 0;
+    label subCycles = props.subcycling.subCycles;
     Info<< nl << "Starting time loop" << nl << endl;
     while (runTime.loop())
     {
@@ -133,7 +130,7 @@ int main(int argc, char *argv[])
     writeSummary
     (
         runTime, mesh, all, totals, stats, wallSeconds, bedHeight, potentialDrop,
-        settled, halo.get(), ownStepSeconds, outlets, feeder
+        settled, stepper, ownStepSeconds, outlets, feeder
     );
     reportSweepCap(totals.sweepCapSteps, totals.steps, props.engine.maxSweeps, "collision");
     Info<< "End" << nl << endl;

@@ -149,4 +149,12 @@ double largestBoundingRadius(const std::vector<ParticleType>& types) {
     return largest;
 }
 
+double potentialEnergy(const ParticleSystem& particles, const Vec3& gravity) {
+    double e = 0;
+    for (std::size_t i = 0; i < particles.size(); ++i) {
+        e -= particles.types[static_cast<std::size_t>(particles.type[i])].mass * gravity.dot(particles.position[i]);
+    }
+    return e;
+}
+
 } // namespace sef::dem

@@ -82,4 +82,8 @@ struct ParticleSystem {
     void keepWhere(const std::vector<char>& keep);
 };
 
+// Gravitational potential energy sum_i m_i (-g . x_i) [J] (the reference of
+// a bed's released energy; particles fed or leaving move it).
+double potentialEnergy(const ParticleSystem& particles, const Vec3& gravity);
+
 } // namespace sef::dem

@@ -28,39 +28,6 @@ void Foam::reportPushBacks
 }
 
 
-bool Foam::checkSubstepTravel
-(
-    const sef::dem::ParticleSystem& particles,
-    const scalar dt,
-    const sef::Vec3& gravity,
-    const label subCycles,
-    const subcycleSettings& settings,
-    const word& timeName,
-    label& warnedSteps
-)
-{
-    if (subCycles <= 0) return false;
-    const sef::dem::SubcycleChoice choice = sef::dem::automaticSubcycles
-    (
-        particles, dt, gravity, settings.subCycleTravel, settings.maxSubCycles
-    );
-    const scalar travel = returnReduce(choice.largestTravel, maxOp<scalar>())/subCycles;
-    if (travel <= settings.subCycleTravel) return false;
-    if (++warnedSteps <= 10)
-    {
-        WarningInFunction
-            << "at time " << timeName << " a particle travels " << travel
-            << " of its d_eq per substep (subCycles " << subCycles << "), above"
-            << " subCycleTravel " << settings.subCycleTravel << " ([Superellipsoid-OpenFOAM]"
-            << " sec. 5: collisions are missed or resolved late, the bed gains"
-            << " energy). Use 'subCycles auto' or reduce deltaT (the first 10"
-            << " such steps are reported, all are counted in the summary)"
-            << endl;
-    }
-    return true;
-}
-
-
 void Foam::reportSweepCap
 (
     const label capSteps,

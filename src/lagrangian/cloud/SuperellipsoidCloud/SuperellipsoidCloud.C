@@ -14,6 +14,7 @@ Description
 #include "fvMatrices.H"
 #include "clockTime.H"
 #include "OFstream.H"
+#include "IStringStream.H"
 #include "IOField.H"
 #include "dem/Subcycling.hpp"
 #include "storedCloud.H"
@@ -27,6 +28,7 @@ Description
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <sstream>
 
 // * * * * * * * * * * * * * Private Member Functions  * * * * * * * * * * * //
 
@@ -85,300 +87,6 @@ void Foam::SuperellipsoidCloud<CloudType>::readEngineState()
 
 
 template<class CloudType>
-template<class TrackCloudType>
-void Foam::SuperellipsoidCloud<CloudType>::stepParticles
-(
-    TrackCloudType& cloud,
-    typename parcelType::trackingData& td
-)
-{
-    const scalar dt = this->db().time().deltaTValue();
-    const sef::Vec3 g = settings_.engine.gravity;
-    clockTime clock;
-
-    // Gather: parcels in id order (injection order: serial's, whatever the
-    // decomposition and the transfers) are bodies 0..n-1 of the core
-    DynamicList<parcelType*> parcels(this->size());
-    for (parcelType& p : *this)
-    {
-        parcels.append(&p);
-    }
-    const auto byId = [](const parcelType* a, const parcelType* b)
-    {
-        return a->particleId() < b->particleId();
-    };
-    if (!std::is_sorted(parcels.begin(), parcels.end(), byId))
-    {
-        std::stable_sort(parcels.begin(), parcels.end(), byId);
-    }
-    system_.clear();
-    for (parcelType* pp : parcels)
-    {
-        const parcelType& p = *pp;
-        try
-        {
-            addParcelBody(system_, p);
-        }
-        catch (const std::exception& err)
-        {
-            FatalErrorInFunction
-                << "Cloud " << this->name() << ": " << err.what() << exit(FatalError);
-        }
-    }
-    const label n = parcels.size();
-
-    // The fluid at every centre, and the forces it exerts
-    // (hydrodynamics/FluidForces.hpp, [Superellipsoid-OpenFOAM] eqs. 5-7, 21-23)
-    // Kept until the step is done: the fluid's share needs them
-    std::vector<sef::ParticleFluidForces> fluidForces(settings_.anyFluidForce ? n : 0);
-    scalar maxRe = 0;
-    // decomposed runs: how far a particle can move in the step (halo width)
-    scalar maxSpeed = 0, maxAcceleration = g.norm();
-    for (const sef::Vec3& v : system_.velocity) maxSpeed = max(maxSpeed, v.norm());
-    if (settings_.anyFluidForce && n)
-    {
-        const volVectorField& U = this->U();
-        const word scheme =
-            this->solution().interpolationSchemes().template
-                lookupOrDefault<word>(U.name(), "cellPoint");
-        // OpenFOAM's grad(U)_ij = d U_j / d x_i: the transpose of the core's L
-        // grad U and Du/Dt over the whole mesh only when a force uses them
-        // (rotation rate; pressure gradient and added mass)
-        const sef::FluidForceModel& model = settings_.forces;
-        const bool needAcceleration =
-            (model.pressureGradient && !model.pressureFromField) || model.addedMass;
-        const bool needGradient = model.rotationalDrag || needAcceleration;
-        tmp<volTensorField> gradU;
-        tmp<volVectorField> DUDt;
-        autoPtr<interpolation<tensor>> gradUInterp;
-        autoPtr<interpolation<vector>> DUDtInterp;
-        if (needGradient)
-        {
-            gradU = tmp<volTensorField>::New("gradU", fvc::grad(U));
-            gradUInterp = interpolation<tensor>::New(scheme, gradU());
-        }
-        if (needAcceleration)
-        {
-            DUDt = tmp<volVectorField>::New("DUDt", fvc::ddt(U) + (U & gradU()));
-            DUDtInterp = interpolation<vector>::New(scheme, DUDt());
-        }
-        // the pressure-gradient force from the solver's (kinematic) p: the
-        // particles' share of the fluid's face pressure force, averaged over
-        // the cells each particle's volume is in (particlePressureGradient)
-        tmp<volVectorField> gradp;
-        if (model.pressureGradient && model.pressureFromField)
-        {
-            gradp = particlePressureGradient();
-        }
-        // hindered drag: the solver's fluid fraction (of the previous step's
-        // particle positions, as the fluid equations used it)
-        autoPtr<interpolation<scalar>> alphacInterp;
-        if (model.voidage != sef::VoidageModel::none)
-        {
-            const volScalarField& alphac =
-                this->mesh().template lookupObject<volScalarField>("alphac");
-            alphacInterp = interpolation<scalar>::New
-            (
-                this->solution().interpolationSchemes().template
-                    lookupOrDefault<word>(alphac.name(), "cell"),
-                alphac
-            );
-        }
-
-        system_.fluidDrag.resize(n);
-        for (label k = 0; k < n; ++k)
-        {
-            const parcelType& p = *parcels[k];
-            const barycentric& coords = p.coordinates();
-            const tetIndices tet = p.currentTetIndices();
-
-            sef::FluidState fluid;
-            fluid.velocity = toEigen(td.UInterp().interpolate(coords, tet));
-            if (needGradient)
-            {
-                fluid.velocityGradient = toEigen(gradUInterp->interpolate(coords, tet)).transpose();
-            }
-            if (needAcceleration)
-            {
-                fluid.acceleration = toEigen(DUDtInterp->interpolate(coords, tet));
-            }
-            fluid.density = td.rhoInterp().interpolate(coords, tet);
-            if (gradp.valid())
-            {
-                vector average = Zero;
-                visitVolumeShares(p, [&](const label cell, const scalar w)
-                {
-                    average += w*gradp()[cell];
-                });
-                fluid.pressureGradient = fluid.density*toEigen(average);
-            }
-            if (alphacInterp.valid())
-            {
-                fluid.fluidFraction = min(max(alphacInterp->interpolate(coords, tet), SMALL), 1.0);
-            }
-            fluid.dynamicViscosity = td.muInterp().interpolate(coords, tet);
-
-            sef::ParticleFluidForces& f = fluidForces[k];
-            try
-            {
-                f = sef::fluidForces
-                (
-                    settings_.hydrodynamics[p.shapeType()],
-                    settings_.types.types[p.shapeType()].mass, system_.orientation[k],
-                    system_.velocity[k], fluid, g, settings_.forces,
-                    system_.angularVelocity[k]
-                );
-            }
-            catch (const std::exception& err)
-            {
-                FatalErrorInFunction
-                    << "Fluid forces on particle " << p.particleId() << " at "
-                    << p.centre() << " failed: " << err.what() << exit(FatalError);
-            }
-            system_.fluidDrag[k] = f.drag;
-            system_.externalForce[k] = f.force;
-            system_.externalTorque[k] = f.torque;
-            maxRe = max(maxRe, f.reynolds);
-            // drag pulls toward the fluid's velocity, never beyond it
-            maxSpeed = max(maxSpeed, fluid.velocity.norm());
-            maxAcceleration = max
-            (
-                maxAcceleration,
-                (g + f.force/settings_.types.types[p.shapeType()].mass).norm()
-            );
-        }
-    }
-    totals_.forceSeconds += clock.timeIncrement();
-
-    // The core step: exact drag, gravity, collisions (subcycled)
-    label subCycles = settings_.subcycling.subCycles;
-    try
-    {
-        if (subCycles == 0)
-        {
-            subCycles = sef::dem::automaticSubcycles
-            (
-                system_, dt, g, settings_.subcycling.subCycleTravel,
-                settings_.subcycling.maxSubCycles,
-                settings_.subcycling.minSubCycles
-            ).subcycles;
-            reduce(subCycles, maxOp<label>());
-        }
-        // how far a particle can move in the step: its speed, doubled for
-        // what a collision can give it, plus the largest acceleration
-        reduce(maxSpeed, maxOp<scalar>());
-        reduce(maxAcceleration, maxOp<scalar>());
-        const scalar travel = 2*(maxSpeed + maxAcceleration*dt)*dt;
-        sef::dem::HaloExchange* exchange = nullptr;
-        if (halo_)
-        {
-            halo_->build(system_, travel);
-            totals_.haloParticles += returnReduce(halo_->haloParticles(), sumOp<label>());
-            exchange = halo_.get();
-        }
-        if (images_)
-        {
-            images_->build(system_, travel, halo_.get());
-            exchange = images_.get();
-        }
-        // a fixed count too small for the step (auto chooses its own)
-        checkSubstepTravel
-        (
-            system_, dt, g, settings_.subcycling.subCycles, settings_.subcycling,
-            this->db().time().timeName(), totals_.travelSteps
-        );
-        walls_->apply(*engine_, this->db().time().value() - 0.5*dt);
-        lastStep_.stats = engine_->step(system_, dt, subCycles, exchange);
-        if (images_)
-        {
-            images_->remove(system_);   // (the halo copies too)
-        }
-        else if (halo_)
-        {
-            halo_->remove(system_);
-        }
-        if (!wallLoads_.valid())
-        {
-            wallLoads_.reset(new wallLoads(this->mesh(), this->name(), this->particleProperties()));
-        }
-        wallLoads_->write(lastStep_.stats, dt);
-        reduceStatistics(lastStep_.stats);
-        reportPushBacks(lastStep_.stats, this->db().time().timeName(), totals_.pushBackSteps);
-    }
-    catch (const std::exception& err)
-    {
-        FatalErrorInFunction
-            << "Particle step of cloud " << this->name() << " failed at time "
-            << this->db().time().timeName() << ": " << err.what() << exit(FatalError);
-    }
-    totals_.stepSeconds += clock.timeIncrement();
-    trace_.write(this->db().time(), system_);
-
-    // Scatter: new state, the displacement to track, coupling sources
-    const bool coupled = this->solution().coupled();
-    lastStep_.fluidForce = Zero;
-    lastStep_.pressureForce = Zero;
-    for (label k = 0; k < n; ++k)
-    {
-        parcelType& p = *parcels[k];
-        const vector x = toFoam(system_.position[k]);
-        const sef::Quat& q = system_.orientation[k];
-        p.displacement() = x - p.position();
-        p.centre() = x;
-        p.U() = toFoam(system_.velocity[k]);
-        p.omega() = toFoam(system_.angularVelocity[k]);
-        p.setOrientation(quaternion(q.w(), vector(q.x(), q.y(), q.z())));
-        p.stepFraction() = 0;
-        p.age() += dt;
-
-        if (!settings_.anyFluidForce) continue;
-        // Momentum given to the fluid: the opposite of what drag,
-        // pressure-gradient and added-mass forces gave the particle, to
-        // round-off (hydrodynamics/FluidForces.hpp: momentumToFluid)
-        const sef::dem::ParticleType& type = settings_.types.types[p.shapeType()];
-        const scalar m = type.mass;
-        const vector toFluid = toFoam
-        (
-            sef::momentumToFluid(fluidForces[k], m, g, system_.dragImpulse[k], dt, type.held)
-        );
-        // the fluid's whole force: what it exchanges, and -V grad p (whose
-        // reaction is in the fluid equations' -alphac grad p)
-        lastStep_.fluidForce += toFoam(fluidForces[k].pressureForce) - toFluid/dt;
-        lastStep_.pressureForce += toFoam(fluidForces[k].pressureForce);
-        if (coupled)
-        {
-            // Implicit part: how the exchanged impulse changes with the
-            // fluid velocity, m (1 - exp(-d dt/m)) with the isotropic part d
-            // of the (step's) drag tensor: d dt for slow particles, m for
-            // fast ones; d dt for a held particle, which never follows
-            const scalar d = system_.fluidDrag[k].translation.trace()/3;
-            const scalar coeff = type.held ? d*dt : m*(1 - std::exp(-d*dt/m));
-            depositSource(p, toFluid, coeff);
-        }
-    }
-
-    reduce(maxRe, maxOp<scalar>());
-    reduce(lastStep_.fluidForce, sumOp<vector>());
-    reduce(lastStep_.pressureForce, sumOp<vector>());
-    writeFluidForce();
-    lastStep_.parcels = returnReduce(n, sumOp<label>());
-    lastStep_.subCycles = subCycles;
-    lastStep_.maxReynolds = maxRe;
-    ++totals_.steps;
-    totals_.contacts += lastStep_.stats.contacts;
-    totals_.subCycles += subCycles;
-    totals_.fallbacks += lastStep_.stats.fallbacks;
-    totals_.pushedBack += lastStep_.stats.pushedBack;
-    if (lastStep_.stats.sweepLimitReached > 0) ++totals_.sweepCapSteps;
-    totals_.correctionEnergyPaid += lastStep_.stats.correctionEnergyPaid;
-    totals_.correctionEnergyUnpaid += lastStep_.stats.correctionEnergyUnpaid;
-    totals_.maxOverlapOverDeq = max(totals_.maxOverlapOverDeq, lastStep_.stats.maxOverlapOverDeq);
-    totals_.maxReynolds = max(totals_.maxReynolds, maxRe);
-    totals_.parcelSteps += lastStep_.parcels;
-}
-
-
-template<class CloudType>
 void Foam::SuperellipsoidCloud<CloudType>::moveToHandPositions()
 {
     // OpenFOAM reads the barycentric coordinates; users edit `positions`
@@ -408,6 +116,142 @@ void Foam::SuperellipsoidCloud<CloudType>::moveToHandPositions()
     {
         Pout<< "    " << moved << " parcels moved by the edited "
             << cloudFilePath(this->mesh(), this->name(), "positions") << endl;
+    }
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::createStep
+(
+    const sef::dem::PeriodicLattice& periodic
+)
+{
+    // moving walls (doc/granular.md); a motion the walls cannot make is
+    // refused here, before anything is written
+    const dictionary& collisionDict =
+        this->particleProperties().subDict("subModels").subDict("superellipsoidCollision");
+    walls_.reset(new wallSchedule(this->mesh(), collisionDict, false));
+    walls_->apply(*engine_, this->db().time().value());
+    // particles fed at a rate (doc/granular.md, "Feeding")
+    feeder_.reset
+    (
+        new particleFeeder
+        (
+            this->mesh(), collisionDict, settings_.types.names,
+            settings_.types.types, settings_.types.fractions
+        )
+    );
+    // the step around the engine, as superellipsoidDEMFoam's; the parcels
+    // are the particles' state (OpenFOAM's tracking moves them across
+    // processor and cyclic patches)
+    particleStepper::parts stepParts;
+    stepParts.schedule = walls_.get();
+    stepParts.feeder = feeder_.get();
+    stepper_.reset
+    (
+        new particleStepper
+        (
+            this->mesh(), settings_.subcycling, settings_.engine.gravity,
+            periodic, stepParts
+        )
+    );
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::checkInjectors()
+{
+    // Stock injection models: which type they inject, one particle per parcel
+    injectorTypes_.setSize(this->injectors().size(), 0);
+    forAll(this->injectors(), i)
+    {
+        const dictionary& d = this->injectors()[i].coeffDict();
+        if (this->injectors()[i].type() == "superellipsoidInjection")
+        {
+            continue;   // types per particle, one particle per parcel
+        }
+        if (d.found("particleType"))
+        {
+            injectorTypes_[i] = particleTypeIndex(settings_.types, d, "particleType");
+        }
+        else if (settings_.types.names.size() > 1)
+        {
+            FatalIOErrorInFunction(d)
+                << "Missing entry 'particleType' in " << d.name()
+                << ": the cloud has several particle types ("
+                << settings_.types.names << ")" << exit(FatalIOError);
+        }
+        const word basis = d.lookupOrDefault<word>("parcelBasisType", "fixed");
+        if (basis != "fixed" || d.lookupOrDefault<scalar>("nParticle", 1) != 1)
+        {
+            FatalIOErrorInFunction(d)
+                << "Invalid entry 'parcelBasisType' in " << d.name()
+                << ": superellipsoid parcels are single particles; set"
+                << " 'parcelBasisType fixed; nParticle 1;'" << exit(FatalIOError);
+        }
+    }
+}
+
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::readParcels()
+{
+    // The parcels written at this time (over all processors, recorded
+    // with the injection models' state): missing or replaced particle
+    // files are an error, never a run with fewer parcels
+    checkStoredCount
+    (
+        this->mesh(), this->name(),
+        this->outputProperties().template lookupOrDefault<label>("parcels", -1),
+        this->outputProperties().objectPath()
+    );
+    parcelType::readFields(*this);
+    moveToHandPositions();
+    this->deleteLostParticles();
+    // each parcel's type found by name in the current particleTypes
+    labelList stored(this->size());
+    label k = 0;
+    for (const parcelType& p : *this) stored[k++] = p.shapeType();
+    const labelList current = mapStoredTypes
+    (
+        this->outputProperties(), this->outputProperties().objectPath(),
+        this->db().time().timeName(), settings_.types.names, settings_.types.types, stored
+    );
+    k = 0;
+    for (parcelType& p : *this) p.shapeType() = current[k++];
+    for (const parcelType& p : *this)
+    {
+        if (p.shapeType() < 0 || p.shapeType() >= settings_.types.names.size())
+        {
+            FatalErrorInFunction
+                << "Particle " << p.particleId() << " of cloud " << this->name()
+                << " has type index " << p.shapeType() << " but the cloud has "
+                << settings_.types.names.size() << " particle types"
+                << exit(FatalError);
+        }
+        nextParticleId_ = max(nextParticleId_, p.particleId() + 1);
+        const quaternion q = p.orientation();
+        checkRestartedState
+        (
+            toEigen(p.centre()), sef::Quat(q.w(), q.v().x(), q.v().y(), q.v().z()),
+            toEigen(p.U()), toEigen(p.omega()),
+            settings_.types.types[p.shapeType()].boundingRadius, p.particleId(),
+            cloudFilePath(this->mesh(), this->name(), "")
+        );
+    }
+    labelList ids(this->size());
+    label i = 0;
+    for (const parcelType& p : *this) ids[i++] = p.particleId();
+    checkUniqueIds(ids, cloudFilePath(this->mesh(), this->name(), "particleId"));
+    reduce(nextParticleId_, maxOp<label>());
+    nextParticleId_ = max
+    (
+        nextParticleId_,
+        this->outputProperties().template lookupOrDefault<label>("nextParticleId", 0)
+    );
+    if (this->outputProperties().found("feeding"))
+    {
+        feeder_->readRecord(this->outputProperties().subDict("feeding"));
     }
 }
 
@@ -442,13 +286,6 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
         checkPeriodicRoom(periodic, settings_.types.types);
         // walls through a periodic boundary are one surface across it
         settings_.engine.periodicShifts = periodic.shifts();
-        const boundBox box(this->mesh().points(), false);
-        images_.reset(new sef::dem::PeriodicImages(periodic, toEigen(box.min()), toEigen(box.max())));
-    }
-    if (Pstream::parRun())
-    {
-        // collisions across processor boundaries (doc/parallel.md)
-        halo_.reset(new processorHalo(this->mesh(), periodic));
     }
 
     if (!this->solution().transient())
@@ -470,18 +307,7 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
             << "Collision settings of " << this->name() << ": " << err.what()
             << exit(FatalIOError);
     }
-    // moving walls (doc/granular.md); a motion the walls cannot make is
-    // refused here, before anything is written
-    walls_.reset
-    (
-        new wallSchedule
-        (
-            this->mesh(),
-            this->particleProperties().subDict("subModels").subDict("superellipsoidCollision"),
-            false
-        )
-    );
-    walls_->apply(*engine_, this->db().time().value());
+    createStep(periodic);
     system_.types = settings_.types.types;
     if (settings_.volumeFraction && settings_.dividedVolumeFraction)
     {
@@ -490,96 +316,16 @@ Foam::SuperellipsoidCloud<CloudType>::SuperellipsoidCloud
             new particleVolumeFraction
             (
                 this->mesh(), settings_.types.types, settings_.volumeFractionPoints,
-                halo_ ? halo_->boxes() : List<boundBox>(), periodic
+                stepper_->halo() ? stepper_->halo()->boxes() : List<boundBox>(), periodic
             )
         );
     }
 
-    // Stock injection models: which type they inject, one particle per parcel
-    injectorTypes_.setSize(this->injectors().size(), 0);
-    forAll(this->injectors(), i)
-    {
-        const dictionary& d = this->injectors()[i].coeffDict();
-        if (this->injectors()[i].type() == "superellipsoidInjection")
-        {
-            continue;   // types per particle, one particle per parcel
-        }
-        if (d.found("particleType"))
-        {
-            injectorTypes_[i] = particleTypeIndex(settings_.types, d, "particleType");
-        }
-        else if (settings_.types.names.size() > 1)
-        {
-            FatalIOErrorInFunction(d)
-                << "Missing entry 'particleType' in " << d.name()
-                << ": the cloud has several particle types ("
-                << settings_.types.names << ")" << exit(FatalIOError);
-        }
-        const word basis = d.lookupOrDefault<word>("parcelBasisType", "fixed");
-        if (basis != "fixed" || d.lookupOrDefault<scalar>("nParticle", 1) != 1)
-        {
-            FatalIOErrorInFunction(d)
-                << "Invalid entry 'parcelBasisType' in " << d.name()
-                << ": superellipsoid parcels are single particles; set"
-                << " 'parcelBasisType fixed; nParticle 1;'" << exit(FatalIOError);
-        }
-    }
+    checkInjectors();
 
     if (readFields)
     {
-        // The parcels written at this time (over all processors, recorded
-        // with the injection models' state): missing or replaced particle
-        // files are an error, never a run with fewer parcels
-        checkStoredCount
-        (
-            this->mesh(), this->name(),
-            this->outputProperties().template lookupOrDefault<label>("parcels", -1),
-            this->outputProperties().objectPath()
-        );
-        parcelType::readFields(*this);
-        moveToHandPositions();
-        this->deleteLostParticles();
-        // each parcel's type found by name in the current particleTypes
-        labelList stored(this->size());
-        label k = 0;
-        for (const parcelType& p : *this) stored[k++] = p.shapeType();
-        const labelList current = mapStoredTypes
-        (
-            this->outputProperties(), this->outputProperties().objectPath(),
-            this->db().time().timeName(), settings_.types.names, settings_.types.types, stored
-        );
-        k = 0;
-        for (parcelType& p : *this) p.shapeType() = current[k++];
-        for (const parcelType& p : *this)
-        {
-            if (p.shapeType() < 0 || p.shapeType() >= settings_.types.names.size())
-            {
-                FatalErrorInFunction
-                    << "Particle " << p.particleId() << " of cloud " << this->name()
-                    << " has type index " << p.shapeType() << " but the cloud has "
-                    << settings_.types.names.size() << " particle types"
-                    << exit(FatalError);
-            }
-            nextParticleId_ = max(nextParticleId_, p.particleId() + 1);
-            const quaternion q = p.orientation();
-            checkRestartedState
-            (
-                toEigen(p.centre()), sef::Quat(q.w(), q.v().x(), q.v().y(), q.v().z()),
-                toEigen(p.U()), toEigen(p.omega()),
-                settings_.types.types[p.shapeType()].boundingRadius, p.particleId(),
-                cloudFilePath(this->mesh(), this->name(), "")
-            );
-        }
-        labelList ids(this->size());
-        label i = 0;
-        for (const parcelType& p : *this) ids[i++] = p.particleId();
-        checkUniqueIds(ids, cloudFilePath(this->mesh(), this->name(), "particleId"));
-        reduce(nextParticleId_, maxOp<label>());
-        nextParticleId_ = max
-        (
-            nextParticleId_,
-            this->outputProperties().template lookupOrDefault<label>("nextParticleId", 0)
-        );
+        readParcels();
         readEngineState();
     }
 }
@@ -707,6 +453,15 @@ void Foam::SuperellipsoidCloud<CloudType>::evolve()
         this->scaleSources();
     }
     this->outputProperties().set("nextParticleId", nextParticleId_);
+    if (feeder_->active())
+    {
+        // the count fed and the next id: a restart feeds on exactly
+        std::ostringstream record;
+        record.precision(17);
+        feeder_->writeRecord(record);
+        IStringStream is(record.str());
+        this->outputProperties().set("feeding", dictionary(is));
+    }
     if (this->db().time().writeTime())
     {
         // the restart's check: the total (reconstructPar and decomposePar
@@ -740,7 +495,7 @@ void Foam::SuperellipsoidCloud<CloudType>::motion
     CloudType::move(cloud, td, this->db().time().deltaTValue());
     // (transfers between processors cancel in the sum)
     totals_.escaped += returnReduce(before - this->size(), sumOp<label>());
-    if (halo_)
+    if (stepper_->halo())
     {
         // the contact memory follows the particles that changed processor
         std::vector<std::int64_t> ids;
@@ -822,7 +577,8 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
     // decomposed runs: communication share, and the load imbalance of the
     // core steps (slowest processor's step time, communication excluded,
     // over the mean)
-    const double comm = halo_ ? halo_->communicationSeconds() : 0;
+    const processorHalo* halo = stepper_->halo();
+    const double comm = halo ? halo->communicationSeconds() : 0;
     const double compute = max(totals_.stepSeconds - comm, 0.0);
     const double meanComm = returnReduce(comm, sumOp<double>())/Pstream::nProcs();
     const double meanCompute = returnReduce(compute, sumOp<double>())/Pstream::nProcs();
@@ -854,7 +610,10 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
         << "  \"injected\": " << t.injected << ",\n"
         << "  \"escaped\": " << t.escaped << ",\n"
         << "  \"pushedBack\": " << t.pushedBack << ",\n"
-        << "  \"stepsAboveSubCycleTravel\": " << t.travelSteps << ",\n"
+        << "  \"particlesFed\": " << feeder_->fed() << ",\n"
+        << "  \"particlesOwed\": " << feeder_->owed(this->db().time().value()) << ",\n"
+        << "  \"stepsAboveSubCycleTravel\": " << stepper_->counts().travelSteps << ",\n"
+        << "  \"stepsWithSubCyclesCapped\": " << stepper_->counts().cappedSteps << ",\n"
         << "  \"maxOverlapOverDeq\": " << t.maxOverlapOverDeq << ",\n"
         << "  \"maxReynolds\": " << t.maxReynolds << ",\n"
         << "  \"meanParticleVelocity\": [" << meanVelocity.x() << ", "
@@ -867,7 +626,7 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
         << "  \"correctionEnergyPaid\": " << t.correctionEnergyPaid << ",\n"
         << "  \"correctionEnergyUnpaid\": " << t.correctionEnergyUnpaid << ",\n"
         << "  \"processors\": " << Pstream::nProcs() << ",\n"
-        << "  \"haloParticlesPerStep\": " << t.haloParticles/steps << ",\n"
+        << "  \"haloParticlesPerStep\": " << stepper_->counts().haloParticles/steps << ",\n"
         << "  \"communicationSeconds\": " << meanComm << ",\n"
         << "  \"loadImbalance\": " << (meanCompute > 0 ? maxCompute/meanCompute : 1) << ",\n"
         << "  \"wallSeconds\": " << wallSeconds << ",\n"
@@ -886,6 +645,7 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
 }
 
 // The cloud's side of the coupling with the fluid equations
+#include "SuperellipsoidCloudStep.C"
 #include "SuperellipsoidCloudCoupling.C"
 
 // ************************************************************************* //

@@ -271,19 +271,21 @@ Foam::SuperellipsoidCloud<CloudType>::solidFraction()
         cells[i++] = p.cell();
     }
     const std::size_t owned = ps.size();
-    if (halo_)
+    processorHalo* halo = stepper_->halo();
+    sef::dem::PeriodicImages* images = stepper_->images();
+    if (halo)
     {
-        halo_->build(ps, 0);
+        halo->build(ps, 0);
     }
-    if (images_)
+    if (images)
     {
-        images_->build(ps, 0, halo_.get());
+        images->build(ps, 0, halo);
         // a periodic image's walks start at its source's cell (the deposit
         // walks from there to the image's part inside this mesh)
         cells.setSize(label(ps.size()), -1);
         for (std::size_t h = 0; owned + h < ps.size(); ++h)
         {
-            const long source = images_->localSource(h);
+            const long source = images->localSource(h);
             if (source >= 0 && std::size_t(source) < owned)
             {
                 cells[label(owned + h)] = cells[label(source)];

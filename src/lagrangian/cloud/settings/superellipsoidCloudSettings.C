@@ -232,6 +232,7 @@ Foam::superellipsoidCloudSettings Foam::readSuperellipsoidCloudSettings
     wordList collValid(subcycleKeywords());
     collValid.append(collisionKeywords());
     collValid.append("walls");   // moving walls (wallSchedule.H)
+    collValid.append("feeding"); // particles fed at a rate (particleFeeder.H)
     checkKeywords(coll, collValid);
     s.subcycling = readSubcycleSettings(coll);
     readCollisionSettings(coll, s.engine);
