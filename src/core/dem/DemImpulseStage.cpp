@@ -2,6 +2,7 @@
 // or one partner per particle, targets, warm starts, kept compliances.
 #include "dem/DemEngineImpl.hpp"
 
+#include "collision/ContactLawTraits.hpp"
 #include "collision/ImpulseResolution.hpp"
 
 #include <algorithm>
@@ -78,7 +79,7 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
             const double approach = d.normal.dot(u);
             const bool resting = -approach <= restingSpeed;
             c.frame.targetNormalVelocity = resting ? 0.0 : -c.law->restitution * std::min(approach, 0.0);
-            // coulomb in a cluster: sticking target eps_t u_t of an impact
+            // a contact solved as cluster friction: sticking target eps_t u_t of an impact
             c.targetTangentialVelocity =
                 resting ? Vec3(Vec3::Zero()) : Vec3(c.law->tangentialRestitution * (u - approach * d.normal));
             warm.slot(activeSlot[k]).resting = resting;
@@ -108,7 +109,7 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
                 if (!d.isWall() && ids[d.i] > ids[d.j]) J = -J;
                 const double Jn = J.dot(d.normal);
                 if (!(Jn > 0.0)) continue;
-                if (c.law->model == CollisionModel::frictionless) J = Jn * d.normal;
+                if (!usesTangentialImpulse(c.law->model)) J = Jn * d.normal;
                 c.impulse = J;
                 applyImpulse(solverBodies, c, J);
             }
@@ -180,10 +181,8 @@ void DemEngine::Impl::setWallMotion(SolverContact& c, const DemContact& d) const
 // K and K^-1 are kept while that body has turned by less than the reuse
 // tolerance (K then errs by ~1e-5 relative; doc/dem.md).
 void DemEngine::Impl::setUpKeepingCompliance(SolverContact& c, const DemContact& d, int slot) {
-    const bool needInverse = c.law->model == CollisionModel::paper ||
-                             c.law->model == CollisionModel::schwager ||
-                             c.law->model == CollisionModel::coulomb;
-    if (c.law->model == CollisionModel::frictionless) { // no K at all
+    const bool needInverse = needsInverseCompliance(c.law->model);
+    if (!usesTangentialImpulse(c.law->model)) { // no K at all (setUpContact)
         setUpContact(c, solverBodies, centres, d.point, d.normal, needInverse);
         return;
     }

@@ -1,5 +1,7 @@
 #include "dem/SequentialImpulseSolver.hpp"
 
+#include "collision/ContactLawTraits.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -44,7 +46,8 @@ Symmetric3 symmetricInverse(const Symmetric3& K) {
     return Symmetric3{s * A, s * D, s * F, s * B, s * C, s * E};
 }
 
-// Which coulomb contacts are in a cluster (a body with two or more
+// Which contacts of a law solved as cluster friction
+// (collision/ContactLawTraits.hpp) are in a cluster (a body with two or more
 // contacts; walls and immovable bodies do not count), and their tangential
 // frames.
 void prepareClusterFriction(const std::vector<SolverBody>& bodies,
@@ -56,7 +59,7 @@ void prepareClusterFriction(const std::vector<SolverBody>& bodies,
     }
     for (SolverContact& c : contacts) {
         c.clusterFriction = false;
-        if (c.law->model != CollisionModel::coulomb || !(c.law->friction > 0.0)) continue;
+        if (!solvedAsClusterFriction(*c.law)) continue;
         const auto alone = [&](int b) {
             return b < 0 || degree[static_cast<std::size_t>(b)] < 2 ||
                    bodies[static_cast<std::size_t>(b)].immovable();
@@ -257,7 +260,7 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
     c.frame.normalCompliance = Knn;
     c.frame.hasInverse = false;
     setUpRolling(c);
-    if (c.law->model == CollisionModel::frictionless) { // K itself is not needed
+    if (!usesTangentialImpulse(c.law->model)) { // K itself is not needed
         c.normalMass = 1.0 / Knn;
         return;
     }
@@ -358,7 +361,7 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
             const Vec3& n = c.frame.normal;
             double velocityChange2 = 0.0; // squared, compared with tolerance^2 (no sqrt)
             bool updated = false;
-            if (c.law->model == CollisionModel::frictionless) {
+            if (!usesTangentialImpulse(c.law->model)) {
                 // scalar projected Gauss-Seidel on the accumulated normal impulse
                 SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
                 // n.(w x r) = w.(r x n)
