@@ -207,6 +207,12 @@ struct DemEngine::Impl {
                       StepStatistics& stats);
     // DemImpulseStage.cpp
     double resolveImpulses(double h, StepStatistics& stats);
+    void selectActiveContacts();
+    void setUpSolverBodies();
+    void setUpSolverContacts();
+    void warmStartImpulses();
+    double takeSolverVelocities();
+    void storeImpulses();
     void setUpKeepingCompliance(SolverContact& c, const DemContact& d, int slot);
     void setWallMotion(SolverContact& c, const DemContact& d) const;
     void addWallLoads(StepStatistics& stats) const; // the wall contacts' impulses, per patch
