@@ -1,6 +1,6 @@
 #pragma once
 // Extreme point, in one tangent direction, of the cap of a body above a
-// plane: the search behind the patch outlines (ContactPatch.cpp).
+// plane: the search behind the patch outlines (ContactPatchCaps.cpp).
 //
 // The search is a state machine that asks for one support point at a time
 // (request / receive) instead of calling the support map itself, so that

@@ -353,7 +353,7 @@ ChartOutcome chartStep(const Side1& body1, const PosedBody& body2, const CommonN
     if (!(full.squaredNorm() > 0.0)) return ChartOutcome::notTaken;
     const double decrement = -g.dot(turnOf(full));
     if (!(decrement > 0.0)) return ChartOutcome::notTaken;
-    // The stopping tests of the angle iteration (solve, below) on this
+    // The stopping tests of the angle iteration (angleStep, below) on this
     // decrement; a small one with a large misfit goes to its probes.
     const bool small = decrement <= settings.depthTolerance ||
                        (decrement <= settings.stagnationDepthTolerance && decrement > 0.25 * previousDecrement);
@@ -381,7 +381,7 @@ ChartOutcome chartStep(const Side1& body1, const PosedBody& body2, const CommonN
             s.point1 = p1;
             s.point2 = p2;
             previousDecrement = decrement;
-            // As in solve: a full step from a small decrement lands on the
+            // As in angleStep: a full step from a small decrement lands on the
             // minimum. Newton in face coordinates converges quadratically, so
             // 100 times the angle iteration's threshold (from 1e-7 L the next
             // decrement is ~1e-14 L times the curvature variation; on 10240
@@ -393,12 +393,164 @@ ChartOutcome chartStep(const Side1& body1, const PosedBody& body2, const CommonN
             }
             return ChartOutcome::stepped;
         }
-        // quadratic backtracking as in solve, with the actual first-order change
+        // quadratic backtracking as in angleLineSearch, with the actual first-order change
         const double curvature = fTrial - s.overlap - predicted;
         const double next = predicted < 0.0 && curvature > 0.0 ? -0.5 * predicted * alpha / curvature : 0.5 * alpha;
         alpha = std::clamp(next, 0.1 * alpha, 0.5 * alpha);
     }
     return ChartOutcome::notTaken;
+}
+
+// The Levenberg-shifted Newton step of the angle iteration at s, and its
+// decrement.
+struct AngleNewtonStep {
+    Vec2 step;
+    double decrement; // g^T H^-1 g
+    bool shifted;     // H was shifted to make the step a descent direction
+};
+
+template <class Side1>
+AngleNewtonStep angleNewtonStep(const Side1& body1, const PosedBody& body2, const CommonNormalSolution& s,
+                                double lengthScale, const Vec3& t1, const Vec3& t2, const Vec2& g) {
+    // Hessian of f on the sphere: Rho1(n) + Rho2(-n) - f I.
+    Mat2 h = body1.radii(s.point1, t1, t2, lengthScale) +
+             radiiOfCurvature(body2, body2.toBody(s.point2), t1, t2, lengthScale);
+    h(0, 0) -= s.overlap;
+    h(1, 1) -= s.overlap;
+    // Levenberg shift: smallest eigenvalue at least 1e-3 of the length
+    // scale (and 1e-10 of the largest eigenvalue, for a solvable 2x2), so
+    // the step is a descent direction. Not relative to the largest
+    // eigenvalue alone: flat faces of blocky shapes make H legitimately
+    // anisotropic (radius of curvature ~1e6 L on the face, ~L elsewhere)
+    // and a shift of 1e-3 lambdaMax there turned Newton into a slow
+    // gradient method (half the blocky queries ended in the fallback).
+    const double mean = 0.5 * h.trace();
+    const double halfDiff = 0.5 * (h(0, 0) - h(1, 1));
+    const double root = std::sqrt(halfDiff * halfDiff + h(0, 1) * h(0, 1));
+    const double lambdaMin = mean - root, lambdaMax = mean + root;
+    const double floor = std::max(1e-3 * lengthScale, 1e-10 * std::abs(lambdaMax));
+    AngleNewtonStep newton;
+    newton.shifted = lambdaMin < floor;
+    if (newton.shifted) h += (floor - lambdaMin) * Mat2::Identity();
+    newton.step = -h.ldlt().solve(g);
+    // Newton decrement g^T H^-1 g ~ 2 (f - min f): the depth error left.
+    // It is the right stopping test where the support map is stiff (flat
+    // faces of blocky shapes, f ~ |angle|^(1 + eps/(2 - eps))) and |g|
+    // stays large although the depth has converged.
+    newton.decrement = -g.dot(newton.step);
+    return newton;
+}
+
+// Armijo backtracking on f along the retraction n + T step from s; if the
+// Newton direction fails, retry along the steepest descent. True when a
+// point was accepted (s moved there); fullNewtonStep: it was the whole
+// Newton step (stepNorm: that step's length before the angle cap);
+// firstTrial: where the next search starts.
+template <class Side1>
+bool angleLineSearch(const Side1& body1, const PosedBody& body2, const CommonNormalSettings& settings,
+                     double lengthScale, const Vec3& t1, const Vec3& t2, const Vec2& g, Vec2 step,
+                     double stepNorm, double& firstTrial, bool& fullNewtonStep, CommonNormalSolution& s) {
+    bool accepted = false;
+    fullNewtonStep = false;
+    for (int attempt = 0; attempt < 2 && !accepted; ++attempt) {
+        if (attempt == 1) {
+            step = -g * (std::min(settings.maxStepAngle, g.norm() / lengthScale) / g.norm());
+        }
+        const double slope = g.dot(step); // < 0
+        double alpha = attempt == 0 ? firstTrial : 1.0;
+        for (int k = 0; k < 60; ++k) {
+            const Vec3 trial = (s.normal + alpha * (step.x() * t1 + step.y() * t2)).normalized();
+            Vec3 p1, p2;
+            const double fTrial = overlapAlongSides(body1, body2, trial, p1, p2);
+            if (fTrial <= s.overlap + 1e-4 * alpha * slope) {
+                s.normal = trial;
+                s.overlap = fTrial;
+                s.point1 = p1;
+                s.point2 = p2;
+                accepted = true;
+                fullNewtonStep = attempt == 0 && alpha == 1.0 && stepNorm <= settings.maxStepAngle;
+                if (attempt == 0) firstTrial = std::min(1.0, 1.5 * alpha);
+                break;
+            }
+            // Backtrack to the minimiser of the quadratic through f(0),
+            // f'(0) and f(alpha), kept in [alpha/10, alpha/2]: on flat
+            // faces (f ~ |angle|^alpha, alpha near 1) the best step is a
+            // small fraction of the Newton step, which halving reaches
+            // only after several trials and overshoots.
+            const double curvature = fTrial - s.overlap - slope * alpha;
+            const double next = curvature > 0.0 ? -0.5 * slope * alpha * alpha / curvature
+                                                : 0.5 * alpha;
+            alpha = std::clamp(next, 0.1 * alpha, 0.5 * alpha);
+        }
+    }
+    return accepted;
+}
+
+// What the angle iteration carries from one iteration to the next.
+struct AngleMemory {
+    double previousDecrement = std::numeric_limits<double>::infinity();
+    // Where the line search starts: 1.5 times the fraction of the Newton
+    // step the last one accepted (at most 1). On flat faces (f ~
+    // |angle|^alpha, alpha = 2/(2-eps) near 1) the Newton step overshoots
+    // by ~1/(alpha-1) every iteration and each search backtracked from the
+    // full step again (2-3 overlap evaluations per iteration).
+    double firstTrial = 1.0;
+};
+
+enum class AngleOutcome { stepped, converged, stopped };
+
+// One iteration of the angle iteration from s (tangent basis t1, t2,
+// misfit g): a Newton step on the sphere with a line search, or the stop.
+// stopped: no usable step (the solve ends unconverged).
+template <class Side1>
+AngleOutcome angleStep(const Side1& body1, const PosedBody& body2, const CommonNormalSettings& settings,
+                       double lengthScale, const Vec3& t1, const Vec3& t2, const Vec2& g, AngleMemory& memory,
+                       CommonNormalSolution& s) {
+    const AngleNewtonStep newton = angleNewtonStep(body1, body2, s, lengthScale, t1, t2, g);
+    const double decrement = newton.decrement;
+    // Stagnation on flat faces: where f ~ |angle|^alpha with alpha =
+    // 2/(2 - eps) close to 1 (blocky face-to-face or face-to-edge), Newton
+    // converges only linearly and the strict test is out of reach in the
+    // iteration budget; the depth error f - min f is then estimated by
+    // the decrement ((alpha-1)/alpha times it for that model, half of it
+    // for a quadratic). Accept at the looser tolerance once the decrement
+    // stops falling quadratically (ratio > 1/4 per step).
+    const bool smallDecrement =
+        !newton.shifted && (decrement <= settings.depthTolerance ||
+                            (decrement <= settings.stagnationDepthTolerance &&
+                             decrement > 0.25 * memory.previousDecrement));
+    if (smallDecrement) {
+        // A huge curvature radius (flat face) also makes the decrement
+        // tiny far from the minimum, where the support point has only to
+        // leave the face; there the misfit |g| stays large. Probes along
+        // -g of decreasing length tell the two apart (one that lowers f is
+        // taken as the step and Newton goes on).
+        if (!escapeAlongMisfit(body1, body2, settings, lengthScale, t1, t2, g, s)) return AngleOutcome::converged;
+        memory.previousDecrement = std::numeric_limits<double>::infinity();
+        return AngleOutcome::stepped;
+    }
+    memory.previousDecrement = newton.shifted ? std::numeric_limits<double>::infinity() : decrement;
+    Vec2 step = newton.step;
+    const double stepNorm = step.norm();
+    if (!(stepNorm > 0.0) || !std::isfinite(stepNorm)) return AngleOutcome::stopped;
+    if (stepNorm > settings.maxStepAngle) step *= settings.maxStepAngle / stepNorm;
+    bool fullNewtonStep = false;
+    const bool accepted =
+        angleLineSearch(body1, body2, settings, lengthScale, t1, t2, g, step, stepNorm, memory.firstTrial,
+                        fullNewtonStep, s);
+    // A full, unshifted Newton step from a decrement this small lands
+    // within O(decrement^2 / L) of the minimum (quadratic convergence):
+    // stop without evaluating the radii of curvature once more.
+    // (|g| small too: a tiny decrement with a large misfit is a flat face.)
+    if (fullNewtonStep && !newton.shifted && decrement <= settings.postStepTolerance &&
+        g.norm() <= 1e-3 * lengthScale)
+        return AngleOutcome::converged;
+    // No decrease of f representable in floating point along a descent
+    // direction: f is at its minimum to rounding (this is where flat faces
+    // end: the support map jumps across the face while f no longer
+    // changes).
+    if (!accepted) return AngleOutcome::converged;
+    return AngleOutcome::stepped;
 }
 
 template <class Side1>
@@ -412,18 +564,12 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
         s.converged = true;
         return s;
     }
-    double previousDecrement = std::numeric_limits<double>::infinity();
-    // Where the line search starts: 1.5 times the fraction of the Newton
-    // step the last one accepted (at most 1). On flat faces (f ~
-    // |angle|^alpha, alpha = 2/(2-eps) near 1) the Newton step overshoots
-    // by ~1/(alpha-1) every iteration and each search backtracked from the
-    // full step again (2-3 overlap evaluations per iteration).
-    double firstTrial = 1.0;
+    AngleMemory memory;
     double lastOverlap = s.overlap;
     int stalled = 0;
     // Face charts (and the stall stop that goes with them) only where a
     // body is a blocky p-norm ball; every other pair takes the angle
-    // iteration exactly as before.
+    // iteration alone.
     const bool charted = settings.faceCharts && ((body1.posed() != nullptr && FaceChart::applies(body1.posed()->shape)) ||
                                                  FaceChart::applies(body2.shape));
 
@@ -454,114 +600,14 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
         ++s.iterations;
 
         if (charted) {
-            const ChartOutcome chart = chartStep(body1, body2, settings, lengthScale, t1, t2, g, previousDecrement, s);
+            const ChartOutcome chart =
+                chartStep(body1, body2, settings, lengthScale, t1, t2, g, memory.previousDecrement, s);
             if (chart == ChartOutcome::converged) return s;
             if (chart == ChartOutcome::stepped) continue;
         }
-
-        // Hessian of f on the sphere: Rho1(n) + Rho2(-n) - f I.
-        Mat2 h = body1.radii(s.point1, t1, t2, lengthScale) +
-                 radiiOfCurvature(body2, body2.toBody(s.point2), t1, t2, lengthScale);
-        h(0, 0) -= s.overlap;
-        h(1, 1) -= s.overlap;
-        // Levenberg shift: smallest eigenvalue at least 1e-3 of the length
-        // scale (and 1e-10 of the largest eigenvalue, for a solvable 2x2), so
-        // the step is a descent direction. Not relative to the largest
-        // eigenvalue alone: flat faces of blocky shapes make H legitimately
-        // anisotropic (radius of curvature ~1e6 L on the face, ~L elsewhere)
-        // and a shift of 1e-3 lambdaMax there turned Newton into a slow
-        // gradient method (half the blocky queries ended in the fallback).
-        const double mean = 0.5 * h.trace();
-        const double halfDiff = 0.5 * (h(0, 0) - h(1, 1));
-        const double root = std::sqrt(halfDiff * halfDiff + h(0, 1) * h(0, 1));
-        const double lambdaMin = mean - root, lambdaMax = mean + root;
-        const double floor = std::max(1e-3 * lengthScale, 1e-10 * std::abs(lambdaMax));
-        const bool shifted = lambdaMin < floor;
-        if (shifted) h += (floor - lambdaMin) * Mat2::Identity();
-        Vec2 step = -h.ldlt().solve(g);
-        // Newton decrement g^T H^-1 g ~ 2 (f - min f): the depth error left.
-        // It is the right stopping test where the support map is stiff (flat
-        // faces of blocky shapes, f ~ |angle|^(1 + eps/(2 - eps))) and |g|
-        // stays large although the depth has converged.
-        const double decrement = -g.dot(step);
-        // Stagnation on flat faces: where f ~ |angle|^alpha with alpha =
-        // 2/(2 - eps) close to 1 (blocky face-to-face or face-to-edge), Newton
-        // converges only linearly and the strict test is out of reach in the
-        // iteration budget; the depth error f - min f is then estimated by
-        // the decrement ((alpha-1)/alpha times it for that model, half of it
-        // for a quadratic). Accept at the looser tolerance once the decrement
-        // stops falling quadratically (ratio > 1/4 per step).
-        const bool smallDecrement =
-            !shifted && (decrement <= settings.depthTolerance ||
-                         (decrement <= settings.stagnationDepthTolerance &&
-                          decrement > 0.25 * previousDecrement));
-        if (smallDecrement) {
-            // A huge curvature radius (flat face) also makes the decrement
-            // tiny far from the minimum, where the support point has only to
-            // leave the face; there the misfit |g| stays large. Probes along
-            // -g of decreasing length tell the two apart (one that lowers f is
-            // taken as the step and Newton goes on).
-            const bool escaped = escapeAlongMisfit(body1, body2, settings, lengthScale, t1, t2, g, s);
-            if (!escaped) {
-                s.converged = true;
-                return s;
-            }
-            previousDecrement = std::numeric_limits<double>::infinity();
-            continue;
-        }
-        previousDecrement = shifted ? std::numeric_limits<double>::infinity() : decrement;
-        const double stepNorm = step.norm();
-        if (!(stepNorm > 0.0) || !std::isfinite(stepNorm)) return s;
-        if (stepNorm > settings.maxStepAngle) step *= settings.maxStepAngle / stepNorm;
-
-        // Armijo backtracking on f along the retraction n + T step; if the
-        // Newton direction fails, retry along the steepest descent.
-        bool accepted = false, fullNewtonStep = false;
-        for (int attempt = 0; attempt < 2 && !accepted; ++attempt) {
-            if (attempt == 1) {
-                step = -g * (std::min(settings.maxStepAngle, g.norm() / lengthScale) / g.norm());
-            }
-            const double slope = g.dot(step); // < 0
-            double alpha = attempt == 0 ? firstTrial : 1.0;
-            for (int k = 0; k < 60; ++k) {
-                const Vec3 trial = (s.normal + alpha * (step.x() * t1 + step.y() * t2)).normalized();
-                Vec3 p1, p2;
-                const double fTrial = overlapAlongSides(body1, body2, trial, p1, p2);
-                if (fTrial <= s.overlap + 1e-4 * alpha * slope) {
-                    s.normal = trial;
-                    s.overlap = fTrial;
-                    s.point1 = p1;
-                    s.point2 = p2;
-                    accepted = true;
-                    fullNewtonStep = attempt == 0 && alpha == 1.0 && stepNorm <= settings.maxStepAngle;
-                    if (attempt == 0) firstTrial = std::min(1.0, 1.5 * alpha);
-                    break;
-                }
-                // Backtrack to the minimiser of the quadratic through f(0),
-                // f'(0) and f(alpha), kept in [alpha/10, alpha/2]: on flat
-                // faces (f ~ |angle|^alpha, alpha near 1) the best step is a
-                // small fraction of the Newton step, which halving reaches
-                // only after several trials and overshoots.
-                const double curvature = fTrial - s.overlap - slope * alpha;
-                const double next = curvature > 0.0 ? -0.5 * slope * alpha * alpha / curvature
-                                                    : 0.5 * alpha;
-                alpha = std::clamp(next, 0.1 * alpha, 0.5 * alpha);
-            }
-        }
-        // A full, unshifted Newton step from a decrement this small lands
-        // within O(decrement^2 / L) of the minimum (quadratic convergence):
-        // stop without evaluating the radii of curvature once more.
-        // (|g| small too: a tiny decrement with a large misfit is a flat face.)
-        if (fullNewtonStep && !shifted && decrement <= settings.postStepTolerance &&
-            g.norm() <= 1e-3 * lengthScale) {
-            s.converged = true;
-            return s;
-        }
-        if (!accepted) {
-            // No decrease of f representable in floating point along a
-            // descent direction: f is at its minimum to rounding (this is
-            // where flat faces end: the support map jumps across the face
-            // while f no longer changes).
+        const AngleOutcome outcome = angleStep(body1, body2, settings, lengthScale, t1, t2, g, memory, s);
+        if (outcome == AngleOutcome::stopped) return s;
+        if (outcome == AngleOutcome::converged) {
             s.converged = true;
             return s;
         }

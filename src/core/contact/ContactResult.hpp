@@ -110,7 +110,7 @@ struct ContactResult {
 // A zero normal asks for a cold start.
 // patch (optional, in and out): the last flat patch's search guesses; the
 // query starts its patch outline there and leaves this one's.
-// The outlines of a pair's last patch between two flat faces (ContactPatch.cpp,
+// The outlines of a pair's last patch between two flat faces (ContactPatchKept.cpp,
 // both bodies flat at the contact), kept for the pair's next queries.
 // While the relative pose changes only by a slide across the normal and
 // a turn about it, each cap is the same part of its body (both support

@@ -101,14 +101,12 @@ bool makeFace(const std::vector<Vec3>& vertices, int i, int j, int k, Face& face
     return true;
 }
 
-} // namespace
-
-ConvexFallbackResult gjkEpa(const std::function<Vec3(const Vec3&)>& supportK,
-                            const Vec3& interiorPoint, double tolerance) {
-    ConvexFallbackResult result;
-    // ---- GJK: does K contain the origin?
+// GJK: does K contain the origin? True with the enclosing tetrahedron in
+// `simplex`; false with the answer in `result` (separated, or undecided for
+// a grazing configuration).
+bool gjkEnclosesOrigin(const std::function<Vec3(const Vec3&)>& supportK, const Vec3& interiorPoint,
+                       Simplex& simplex, ConvexFallbackResult& result) {
     Vec3 d = interiorPoint.squaredNorm() > 0.0 ? Vec3(-interiorPoint) : Vec3(Vec3::UnitX());
-    Simplex simplex;
     simplex.pushFront(supportK(d));
     d = -simplex.p[0];
     bool contains = false;
@@ -133,7 +131,7 @@ ConvexFallbackResult gjkEpa(const std::function<Vec3(const Vec3&)>& supportK,
             // h_K(m) = h1(m) + h2(-m) is the overlap along m (body 1 -> 2).
             result.normal = d.normalized();
             result.overlap = support;
-            return result;
+            return false;
         }
         simplex.pushFront(a);
         if (updateSimplex(simplex, d)) {
@@ -141,16 +139,42 @@ ConvexFallbackResult gjkEpa(const std::function<Vec3(const Vec3&)>& supportK,
             break;
         }
     }
-    if (!contains || simplex.size < 4) return result; // undecided (grazing)
+    return contains && simplex.size == 4; // else undecided (grazing)
+}
 
-    // ---- EPA: closest face of the polytope in K to the origin.
+// Removes the faces that see w, keeping their boundary (the horizon: the
+// edges of exactly one removed face).
+void removeVisibleFaces(std::vector<Face>& faces, const std::vector<Vec3>& vertices, const Vec3& w,
+                        std::vector<std::pair<int, int>>& horizon) {
+    horizon.clear();
+    for (auto& f : faces) {
+        if (!f.alive || f.normal.dot(w - vertices[f.v[0]]) <= 0.0) continue;
+        f.alive = false;
+        for (int e = 0; e < 3; ++e) {
+            const std::pair<int, int> edge{f.v[e], f.v[(e + 1) % 3]};
+            const auto reverse = std::find(horizon.begin(), horizon.end(),
+                                           std::pair<int, int>{edge.second, edge.first});
+            if (reverse != horizon.end()) {
+                horizon.erase(reverse);
+            } else {
+                horizon.push_back(edge);
+            }
+        }
+    }
+}
+
+// EPA from GJK's tetrahedron: the closest face of the polytope in K to the
+// origin, grown towards K's boundary until its support distance is within
+// `tolerance` of the face's.
+void expandPolytope(const std::function<Vec3(const Vec3&)>& supportK, const Simplex& simplex,
+                    double tolerance, ConvexFallbackResult& result) {
     std::vector<Vec3> vertices(simplex.p.begin(), simplex.p.end());
     const Vec3 centroid = 0.25 * (vertices[0] + vertices[1] + vertices[2] + vertices[3]);
     std::vector<Face> faces;
     const std::array<std::array<int, 3>, 4> tetra{{{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}}};
     for (const auto& t : tetra) {
         Face f;
-        if (!makeFace(vertices, t[0], t[1], t[2], f)) return result;
+        if (!makeFace(vertices, t[0], t[1], t[2], f)) return;
         if (f.normal.dot(vertices[t[0]] - centroid) < 0.0) {
             makeFace(vertices, t[0], t[2], t[1], f);
         }
@@ -174,26 +198,11 @@ ConvexFallbackResult gjkEpa(const std::function<Vec3(const Vec3&)>& supportK,
         const double supportDistance = w.dot(face.normal);
         result.normal = face.normal;
         result.overlap = supportDistance; // = h_K(normal), an upper bound of the depth
-        if (supportDistance - face.distance <= tolerance) return result;
+        if (supportDistance - face.distance <= tolerance) return;
 
-        // Remove the faces that see w, keep their boundary (the horizon).
         const int wIndex = static_cast<int>(vertices.size());
         vertices.push_back(w);
-        horizon.clear();
-        for (auto& f : faces) {
-            if (!f.alive || f.normal.dot(w - vertices[f.v[0]]) <= 0.0) continue;
-            f.alive = false;
-            for (int e = 0; e < 3; ++e) {
-                const std::pair<int, int> edge{f.v[e], f.v[(e + 1) % 3]};
-                const auto reverse = std::find(horizon.begin(), horizon.end(),
-                                               std::pair<int, int>{edge.second, edge.first});
-                if (reverse != horizon.end()) {
-                    horizon.erase(reverse);
-                } else {
-                    horizon.push_back(edge);
-                }
-            }
-        }
+        removeVisibleFaces(faces, vertices, w, horizon);
         for (const auto& e : horizon) {
             Face f;
             if (makeFace(vertices, e.first, e.second, wIndex, f)) faces.push_back(f);
@@ -205,7 +214,18 @@ ConvexFallbackResult gjkEpa(const std::function<Vec3(const Vec3&)>& supportK,
                         faces.end());
         }
     }
-    return result; // iteration budget spent: best estimate so far
+    // (iteration budget spent: the best estimate so far)
+}
+
+} // namespace
+
+ConvexFallbackResult gjkEpa(const std::function<Vec3(const Vec3&)>& supportK,
+                            const Vec3& interiorPoint, double tolerance) {
+    ConvexFallbackResult result;
+    Simplex simplex;
+    if (gjkEnclosesOrigin(supportK, interiorPoint, simplex, result))
+        expandPolytope(supportK, simplex, tolerance, result);
+    return result;
 }
 
 } // namespace sef

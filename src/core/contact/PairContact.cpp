@@ -251,6 +251,81 @@ ContactResult mirrorSymmetric(ContactResult r, const PosedBody& b1, const PosedB
     return r;
 }
 
+// Bounding-volume rejection: a gap between the bounding spheres, or (cold
+// queries only) between the oriented bounding boxes, proves the pair apart;
+// true with that answer in `rejected` (depth: minus the gap, a bound).
+bool apartByBoundingVolumes(const PosedBody& b1, const PosedBody& b2, bool warm, ContactResult& rejected) {
+    rejected.normal = centreLine(b1, b2);
+    const double sphereGap = boundingSphereGap(b1.position, b1.shape.boundingRadius(),
+                                               b2.position, b2.shape.boundingRadius());
+    if (sphereGap > 0.0) {
+        rejected.depth = -sphereGap; // the true depth is below this bound
+        rejected.status = ContactStatus::boundingSphere;
+        return true;
+    }
+    // The 15-axis box test pays off for new pairs; a warm-started pair
+    // touched last step and rarely separates by a box gap in one step
+    // (Newton's negative f certifies that case anyway).
+    const double boxGap = warm ? 0.0
+                               : orientedBoxGap({b1.position, b1.rotation, b1.shape.halfAxes()},
+                                                {b2.position, b2.rotation, b2.shape.halfAxes()});
+    if (boxGap > 0.0) {
+        rejected.depth = -boxGap;
+        rejected.status = ContactStatus::orientedBox;
+        return true;
+    }
+    return false;
+}
+
+CommonNormalSettings newtonSettings(const PairContactOptions& options, double lengthScale) {
+    CommonNormalSettings settings;
+    settings.gradientTolerance = options.relativeTolerance * lengthScale;
+    settings.depthTolerance = options.relativeTolerance * 1e-2 * lengthScale;
+    settings.stagnationDepthTolerance = options.stagnationTolerance * lengthScale;
+    // Decrement 1e-9 L before a full step: the depth error after it is
+    // ~1e-18 L times the curvature-variation constant (<< relativeTolerance).
+    settings.postStepTolerance = 1e-9 * lengthScale;
+    settings.maxIterations = options.maxNewtonIterations;
+    return settings;
+}
+
+// The Newton solve of the common normal, from the warm normal or from the
+// two best cold-start normals.
+CommonNormalSolution newtonSolution(const PosedBody& b1, const PosedBody& b2, const Vec3* warmNormal,
+                                    const CommonNormalSettings& settings) {
+    if (warmNormal != nullptr) {
+        // A warm normal that still separates the pair proves it apart
+        // (separating-axis theorem): no Newton solve. The depth is then the
+        // overlap along that axis, minus a lower bound of the gap (the
+        // convention above). Why: a pair of neighbours a hair apart was
+        // solved to its exact gap every substep; in the cube-like bed of
+        // the cylinder-filling tutorial 60 % of the Newton solves were such
+        // pairs, ~9 iterations each on their flat faces. When
+        // the pair closes, the solve starts from this (older) normal.
+        CommonNormalSettings warmSettings = settings;
+        warmSettings.stopWhenSeparated = true;
+        return solveCommonNormal(b1, b2, *warmNormal, warmSettings);
+    }
+    const auto starts = coldStartNormals(b1, b2);
+    CommonNormalSolution s = solveCommonNormal(b1, b2, starts[0], settings);
+    if (s.overlap > 0.0 && (starts[1] - starts[0]).norm() > 1e-12) {
+        CommonNormalSolution second = solveCommonNormal(b1, b2, starts[1], settings);
+        second.iterations += s.iterations;
+        if (second.converged && (!s.converged || second.overlap < s.overlap)) {
+            s = second;
+        } else if (second.overlap < s.overlap - settings.stagnationDepthTolerance) {
+            // The second run went below the first answer without
+            // converging: the first was no minimum (a false stop near a
+            // blocky face centre); let the global fallback decide.
+            s = second;
+            s.converged = false;
+        } else {
+            s.iterations = second.iterations;
+        }
+    }
+    return s;
+}
+
 } // namespace
 
 ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
@@ -264,74 +339,16 @@ ContactResult detectPairContact(const Superellipsoid& shape1, const Pose& pose1,
     PatchGuess* guess = warmStart != nullptr ? warmStart->patch : nullptr;
     KeptPatch* kept = warmStart != nullptr ? warmStart->kept : nullptr;
     if (kept != nullptr) kept->valid = false;
-    if (options.boundingVolumeRejection) {
-        ContactResult rejected;
-        rejected.normal = centreLine(b1, b2);
-        const double sphereGap = boundingSphereGap(b1.position, shape1.boundingRadius(),
-                                                   b2.position, shape2.boundingRadius());
-        if (sphereGap > 0.0) {
-            rejected.depth = -sphereGap; // the true depth is below this bound
-            rejected.status = ContactStatus::boundingSphere;
-            return rejected;
-        }
-        // The 15-axis box test pays off for new pairs; a warm-started pair
-        // touched last step and rarely separates by a box gap in one step
-        // (Newton's negative f certifies that case anyway).
-        const double boxGap = warm ? 0.0
-                                   : orientedBoxGap({b1.position, b1.rotation, shape1.halfAxes()},
-                                                    {b2.position, b2.rotation, shape2.halfAxes()});
-        if (boxGap > 0.0) {
-            rejected.depth = -boxGap;
-            rejected.status = ContactStatus::orientedBox;
-            return rejected;
-        }
-    }
+    ContactResult rejected;
+    if (options.boundingVolumeRejection && apartByBoundingVolumes(b1, b2, warm, rejected)) return rejected;
 
-    CommonNormalSettings settings;
-    settings.gradientTolerance = options.relativeTolerance * lengthScale;
-    settings.depthTolerance = options.relativeTolerance * 1e-2 * lengthScale;
-    settings.stagnationDepthTolerance = options.stagnationTolerance * lengthScale;
-    // Decrement 1e-9 L before a full step: the depth error after it is
-    // ~1e-18 L times the curvature-variation constant (<< relativeTolerance).
-    settings.postStepTolerance = 1e-9 * lengthScale;
-    settings.maxIterations = options.maxNewtonIterations;
+    const CommonNormalSettings settings = newtonSettings(options, lengthScale);
     if (options.forceFallback)
         return centredOnPatch(mirrorSymmetric(fallback(b1, b2, lengthScale, settings, options, 0),
                                               b1, b2, settings.gradientTolerance),
                               b1, b2);
 
-    CommonNormalSolution s;
-    if (warm) {
-        // A warm normal that still separates the pair proves it apart
-        // (separating-axis theorem): no Newton solve. The depth is then the
-        // overlap along that axis, minus a lower bound of the gap (the
-        // convention above). Why: a pair of neighbours a hair apart was
-        // solved to its exact gap every substep; in the cube-like bed of
-        // the cylinder-filling tutorial 60 % of the Newton solves were such
-        // pairs, ~9 iterations each on their flat faces. When
-        // the pair closes, the solve starts from this (older) normal.
-        CommonNormalSettings warmSettings = settings;
-        warmSettings.stopWhenSeparated = true;
-        s = solveCommonNormal(b1, b2, warmStart->normal, warmSettings);
-    } else {
-        const auto starts = coldStartNormals(b1, b2);
-        s = solveCommonNormal(b1, b2, starts[0], settings);
-        if (s.overlap > 0.0 && (starts[1] - starts[0]).norm() > 1e-12) {
-            CommonNormalSolution second = solveCommonNormal(b1, b2, starts[1], settings);
-            second.iterations += s.iterations;
-            if (second.converged && (!s.converged || second.overlap < s.overlap)) {
-                s = second;
-            } else if (second.overlap < s.overlap - settings.stagnationDepthTolerance) {
-                // The second run went below the first answer without
-                // converging: the first was no minimum (a false stop near a
-                // blocky face centre); let the global fallback decide.
-                s = second;
-                s.converged = false;
-            } else {
-                s.iterations = second.iterations;
-            }
-        }
-    }
+    const CommonNormalSolution s = newtonSolution(b1, b2, warm ? &warmStart->normal : nullptr, settings);
     if (s.converged && std::isfinite(s.overlap)) {
         ContactResult r = fromSolution(s, ContactStatus::newton);
         r.warmStarted = warm;

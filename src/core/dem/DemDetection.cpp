@@ -35,29 +35,15 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
 // reference, and last the exact query (warm-started); a contact found goes
 // to contacts with its warm-start slot and rim points.
 void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
-    const ParticleSystem& ps = *system;
     // Two held bodies: neither can move (and their effective mass is zero)
     if (held(static_cast<std::size_t>(i)) && held(static_cast<std::size_t>(j))) return;
     if (!resolvesPair(i, j)) return; // another processor's
     ++stats.candidatePairs;
-    const bool ordered = ids[i] < ids[j];
-    const int a = ordered ? i : j, b = ordered ? j : i; // a: smaller id
-    const ContactKey key = ContactKey::pair(ids[i], ids[j]);
-    // The narrow phase sees the pair relative to A's centre, so its answer
-    // depends on the relative pose alone: the same pair gives the same
-    // answer wherever it is (across a periodic boundary, through an image,
-    // or in the interior; its Newton solve stops on an absolute tolerance,
-    // and would otherwise answer the rounding of the absolute coordinates),
-    // and far from the origin keeps the precision of the pair's size.
-    const Vec3 origin = poses[static_cast<std::size_t>(a)].position;
-    PairPose poseA = poses[static_cast<std::size_t>(a)], poseB = poses[static_cast<std::size_t>(b)];
-    poseA.position = Vec3::Zero();
-    poseB.position -= origin;
-    const Vec3 positionA = bodies[a].position - origin, positionB = bodies[b].position - origin;
-    const WarmStartEntry* previous = warm.find(key);
+    const PairFrame f = pairFrame(i, j);
+    const WarmStartEntry* previous = warm.find(f.key);
     if (previous && previous->separation > 0.0) {
         // apart by a bounding volume at the last query: still apart?
-        if (pairStillSeparated(*previous, poseA, poseB, radius[b])) {
+        if (pairStillSeparated(*previous, f.poseA, f.poseB, radius[f.b])) {
             ++stats.reusedPairs;
             warm.recordCarried(*previous, previous->normal);
             return;
@@ -67,46 +53,94 @@ void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
     ContactResult r; // normal from a to b
     int slot;
     bool carried = false;
-    if (previous && apartWithinMotionBound(*previous, poseA, poseB, radius[b],
-                                           kSeparatingAxisMargin * std::min(radius[a], radius[b]))) {
+    const PairReuse reuse = previous ? reusePairGeometry(f, *previous, r, slot, carried, stats) : PairReuse::none;
+    if (reuse == PairReuse::apart) return;
+    if (reuse == PairReuse::none && !queryPair(f, previous, r, slot, stats)) return;
+    if (!f.ordered) r.normal = -r.normal;
+    if (!r.contact || !(r.depth > 0.0)) return;
+    r.point += f.origin; // back to the world (the rest of r is not read)
+    for (int k = 0; k < r.rimCount; ++k) r.rim[static_cast<std::size_t>(k)] += f.origin;
+    contacts.push_back(DemContact{i, j, -1, r.point, r.normal, r.depth});
+    contactSlot.push_back(slot);
+    ++stats.pairContacts;
+    stats.maxOverlapOverDeq =
+        std::max(stats.maxOverlapOverDeq, r.depth / std::min(diameter[i], diameter[j]));
+    addRimPoints(r, f.key, i, j, -1, carried, stats);
+}
+
+// The narrow phase sees the pair relative to A's centre, so its answer
+// depends on the relative pose alone: the same pair gives the same
+// answer wherever it is (across a periodic boundary, through an image,
+// or in the interior; its Newton solve stops on an absolute tolerance,
+// and would otherwise answer the rounding of the absolute coordinates),
+// and far from the origin keeps the precision of the pair's size.
+DemEngine::Impl::PairFrame DemEngine::Impl::pairFrame(int i, int j) const {
+    PairFrame f;
+    f.ordered = ids[i] < ids[j];
+    f.a = f.ordered ? i : j;
+    f.b = f.ordered ? j : i;
+    f.key = ContactKey::pair(ids[i], ids[j]);
+    f.origin = poses[static_cast<std::size_t>(f.a)].position;
+    f.poseA = poses[static_cast<std::size_t>(f.a)];
+    f.poseB = poses[static_cast<std::size_t>(f.b)];
+    f.poseA.position = Vec3::Zero();
+    f.poseB.position -= f.origin;
+    f.positionA = bodies[f.a].position - f.origin;
+    f.positionB = bodies[f.b].position - f.origin;
+    return f;
+}
+
+PosedBody DemEngine::Impl::posedBody(const PairFrame& f, int body) const {
+    const int k = body == 0 ? f.a : f.b;
+    return PosedBody(system->types[typeOf[k]].shape,
+                     Pose{body == 0 ? f.positionA : f.positionB, bodies[k].orientation});
+}
+
+// The shortcuts that answer the pair from its previous exact answer
+// (dem/PairGeometryReuse.hpp), in order. apart: no contact (the entry is
+// carried); contact: r, slot and carried set; none: query afresh.
+DemEngine::Impl::PairReuse DemEngine::Impl::reusePairGeometry(const PairFrame& f, const WarmStartEntry& previous,
+                                                              ContactResult& r, int& slot, bool& carried,
+                                                              StepStatistics& stats) {
+    const int a = f.a, b = f.b;
+    if (apartWithinMotionBound(previous, f.poseA, f.poseB, radius[b],
+                               kSeparatingAxisMargin * std::min(radius[a], radius[b]))) {
         // apart along the last exact normal (PairGeometryReuse.hpp);
         // first: most candidate pairs of a bed, and the answer the reuse
         // below would give them (no contact) at a third of its work
         ++stats.reusedPairs;
-        warm.recordCarried(*previous, previous->normal); // keeps the reference
-        return;
-    } else if (previous && settings.contactReuseTolerance > 0.0 &&
-        reusePairReference(*previous, poseA, poseB, settings.contactReuseTolerance,
+        warm.recordCarried(previous, previous.normal); // keeps the reference
+        return PairReuse::apart;
+    }
+    if (settings.contactReuseTolerance > 0.0 &&
+        reusePairReference(previous, f.poseA, f.poseB, settings.contactReuseTolerance,
                            settings.flatContactReuseTolerance, std::min(radius[a], radius[b]), r,
                            settings.flatContactReuseTranslation)) {
         ++stats.reusedPairs;
         carried = true;
-        slot = warm.recordCarried(*previous, r.normal); // keeps the reference
-    } else if (const KeptPatch* keptPatch = previous && previous->flatReference &&
-                                                    settings.contactReuseTolerance > 0.0
-                                                ? warm.keptPatch(previous)
-                                                : nullptr;
-               keptPatch != nullptr &&
-               reuseKeptPatch(*previous, *keptPatch, poseA, poseB,
-                              PosedBody(ps.types[typeOf[a]].shape, Pose{positionA, bodies[a].orientation}),
-                              PosedBody(ps.types[typeOf[b]].shape, Pose{positionB, bodies[b].orientation}),
-                              settings.flatContactReuseTolerance, settings.flatPatchSlideTolerance,
-                              std::min(radius[a], radius[b]), r)) {
+        slot = warm.recordCarried(previous, r.normal); // keeps the reference
+        return PairReuse::contact;
+    }
+    const KeptPatch* keptPatch =
+        previous.flatReference && settings.contactReuseTolerance > 0.0 ? warm.keptPatch(&previous) : nullptr;
+    if (keptPatch != nullptr &&
+        reuseKeptPatch(previous, *keptPatch, f.poseA, f.poseB, posedBody(f, 0), posedBody(f, 1),
+                       settings.flatContactReuseTolerance, settings.flatPatchSlideTolerance,
+                       std::min(radius[a], radius[b]), r)) {
         // a slide or spin of flat faces: the kept outlines re-intersected
         // (PairGeometryReuse.hpp), and the answer the new reference
         // (the flat gate above reuses it while the pair moves less than
         // its tolerance; the outlines stay with their own pose). Its
         // rim points are new points.
         ++stats.reusedPairs;
-        slot = warm.recordCarried(*previous, r.normal);
-        storePairReference(warm.slot(slot), poseA, poseB, r);
+        slot = warm.recordCarried(previous, r.normal);
+        storePairReference(warm.slot(slot), f.poseA, f.poseB, r);
         warm.compliance(slot).valid = false; // its point moved in A's frame
-    } else if (previous && previous->hasReference && previous->referenceDepth < 0.0 &&
-               separatedAlongReference(
-                   *previous,
-                   PosedBody(ps.types[typeOf[a]].shape, Pose{positionA, bodies[a].orientation}),
-                   PosedBody(ps.types[typeOf[b]].shape, Pose{positionB, bodies[b].orientation}),
-                   kSeparatingAxisMargin * std::min(radius[a], radius[b]), r)) {
+        return PairReuse::contact;
+    }
+    if (previous.hasReference && previous.referenceDepth < 0.0 &&
+        separatedAlongReference(previous, posedBody(f, 0), posedBody(f, 1),
+                                kSeparatingAxisMargin * std::min(radius[a], radius[b]), r)) {
         // apart along the last exact normal, with the reference moved
         // to now (the motion bound above then holds for a while), and
         // that axis the warm-start normal: when the pair closes, Newton
@@ -114,51 +148,48 @@ void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
         // older normal of its last exact query (fewer fallbacks: 180 ->
         // 164 in 0.03 s of the rocking cube bed)
         ++stats.reusedPairs;
-        refreshApartReference(warm.slot(warm.recordCarried(*previous, r.normal)), poseA, poseB, r);
-        return;
-    } else {
-        // (a zero normal: cold, but the patch guesses still come out)
-        PatchGuess patchGuess = previous ? previous->patchGuess : PatchGuess{};
-        KeptPatch kept;
-        PairWarmStart warmStart{previous ? previous->normal : Vec3::Zero(), &patchGuess, &kept};
-        if (previous && previous->hasReference && previous->flatReference)
-            warmStart.normal = flatPatchWarmNormal(
-                *previous,
-                PosedBody(ps.types[typeOf[a]].shape, Pose{positionA, bodies[a].orientation}),
-                PosedBody(ps.types[typeOf[b]].shape, Pose{positionB, bodies[b].orientation}));
-        r = detectPairContact(ps.types[typeOf[a]].shape, Pose{positionA, bodies[a].orientation},
-                              ps.types[typeOf[b]].shape, Pose{positionB, bodies[b].orientation},
-                              &warmStart);
-        stats.newtonIterations += r.iterations;
-        if (r.status == ContactStatus::fallback) ++stats.fallbacks;
-        if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox) {
-            if (r.depth < 0.0) { // remember the bound (pairStillSeparated)
-                WarmStartEntry entry;
-                entry.key = key;
-                entry.normal = r.normal;
-                storeSeparatedPair(entry, poseA, poseB, -r.depth);
-                warm.record(entry);
-            }
-            return;
-        }
-        WarmStartEntry entry;
-        entry.key = key;
-        storePairReference(entry, poseA, poseB, r);
-        entry.normal = r.normal;
-        entry.patchGuess = patchGuess;
-        slot = warm.record(entry);
-        if (kept.valid) warm.keepPatch(slot, kept);
+        refreshApartReference(warm.slot(warm.recordCarried(previous, r.normal)), f.poseA, f.poseB, r);
+        return PairReuse::apart;
     }
-    if (!ordered) r.normal = -r.normal;
-    if (!r.contact || !(r.depth > 0.0)) return;
-    r.point += origin; // back to the world (the rest of r is not read)
-    for (int k = 0; k < r.rimCount; ++k) r.rim[static_cast<std::size_t>(k)] += origin;
-    contacts.push_back(DemContact{i, j, -1, r.point, r.normal, r.depth});
-    contactSlot.push_back(slot);
-    ++stats.pairContacts;
-    stats.maxOverlapOverDeq =
-        std::max(stats.maxOverlapOverDeq, r.depth / std::min(diameter[i], diameter[j]));
-    addRimPoints(r, key, i, j, -1, carried, stats);
+    return PairReuse::none;
+}
+
+// The exact query of the pair (contact/PairContact.hpp), warm-started from
+// the previous entry if any, recorded with its reference. False when the
+// bounding volumes answered (no contact; a gap is remembered for
+// pairStillSeparated).
+bool DemEngine::Impl::queryPair(const PairFrame& f, const WarmStartEntry* previous, ContactResult& r, int& slot,
+                                StepStatistics& stats) {
+    const ParticleSystem& ps = *system;
+    // (a zero normal: cold, but the patch guesses still come out)
+    PatchGuess patchGuess = previous ? previous->patchGuess : PatchGuess{};
+    KeptPatch kept;
+    PairWarmStart warmStart{previous ? previous->normal : Vec3::Zero(), &patchGuess, &kept};
+    if (previous && previous->hasReference && previous->flatReference)
+        warmStart.normal = flatPatchWarmNormal(*previous, posedBody(f, 0), posedBody(f, 1));
+    r = detectPairContact(ps.types[typeOf[f.a]].shape, Pose{f.positionA, bodies[f.a].orientation},
+                          ps.types[typeOf[f.b]].shape, Pose{f.positionB, bodies[f.b].orientation},
+                          &warmStart);
+    stats.newtonIterations += r.iterations;
+    if (r.status == ContactStatus::fallback) ++stats.fallbacks;
+    if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox) {
+        if (r.depth < 0.0) { // remember the bound (pairStillSeparated)
+            WarmStartEntry entry;
+            entry.key = f.key;
+            entry.normal = r.normal;
+            storeSeparatedPair(entry, f.poseA, f.poseB, -r.depth);
+            warm.record(entry);
+        }
+        return false;
+    }
+    WarmStartEntry entry;
+    entry.key = f.key;
+    storePairReference(entry, f.poseA, f.poseB, r);
+    entry.normal = r.normal;
+    entry.patchGuess = patchGuess;
+    slot = warm.record(entry);
+    if (kept.valid) warm.keepPatch(slot, kept);
+    return true;
 }
 
 void DemEngine::Impl::detectWalls(StepStatistics& stats) {

@@ -200,6 +200,23 @@ struct DemEngine::Impl {
     // DemDetection.cpp
     void detect(StepStatistics& stats);
     void detectPair(int i, int j, StepStatistics& stats);
+    // A candidate pair as its narrow phase sees it: relative to the centre
+    // of a, the body with the smaller id (detectPair).
+    struct PairFrame {
+        int a, b;
+        bool ordered; // a is body i of the pair (i, j)
+        ContactKey key;
+        Vec3 origin; // a's position
+        PairPose poseA, poseB;
+        Vec3 positionA, positionB; // the bodies' centres (poses: of the detection)
+    };
+    PairFrame pairFrame(int i, int j) const;
+    PosedBody posedBody(const PairFrame& f, int body) const; // body 0: a, 1: b
+    enum class PairReuse { none, apart, contact };
+    PairReuse reusePairGeometry(const PairFrame& f, const WarmStartEntry& previous, ContactResult& r, int& slot,
+                                bool& carried, StepStatistics& stats);
+    bool queryPair(const PairFrame& f, const WarmStartEntry* previous, ContactResult& r, int& slot,
+                   StepStatistics& stats);
     void detectWalls(StepStatistics& stats);
     void queryNearFaces(std::size_t i, StepStatistics& stats);
     void addWallContacts(std::size_t i, StepStatistics& stats);
@@ -207,6 +224,12 @@ struct DemEngine::Impl {
                       StepStatistics& stats);
     // DemImpulseStage.cpp
     double resolveImpulses(double h, StepStatistics& stats);
+    void selectActiveContacts();
+    void setUpSolverBodies();
+    void setUpSolverContacts();
+    void warmStartImpulses();
+    double takeSolverVelocities();
+    void storeImpulses();
     void setUpKeepingCompliance(SolverContact& c, const DemContact& d, int slot);
     void setWallMotion(SolverContact& c, const DemContact& d) const;
     void addWallLoads(StepStatistics& stats) const; // the wall contacts' impulses, per patch

@@ -2,6 +2,7 @@
 // or one partner per particle, targets, warm starts, kept compliances.
 #include "dem/DemEngineImpl.hpp"
 
+#include "collision/ContactLawTraits.hpp"
 #include "collision/ImpulseResolution.hpp"
 
 #include <algorithm>
@@ -12,6 +13,34 @@ namespace sef::dem {
 // whose velocity they changed; the others contribute exactly zero).
 double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
     double kinetic = 0.0;
+    selectActiveContacts();
+    if (!active.empty()) {
+        setUpSolverBodies();
+        setUpSolverContacts();
+        // Warm start only after every target was taken from the velocities
+        // before any impulse of this substep.
+        if (settings.warmStart && !settings.onePartnerPerStep) warmStartImpulses();
+        const double tolerance =
+            std::max(settings.sweepTolerance * accelerationScale * h, 1e-300);
+        // One partner per particle: the contacts are disjoint, one sweep resolves all.
+        const int maxSweeps = settings.onePartnerPerStep ? 1 : settings.maxSweeps;
+        const SolverResult r = solveSequentialImpulses(solverBodies, solverContacts, maxSweeps, tolerance,
+                                                       settings.sweepStagnationWindow, solverScratch);
+        stats.sweeps += r.sweeps;
+        stats.impulses += r.updates;
+        if (r.stagnated) ++stats.sweepsStagnated;
+        else if (!r.converged && !settings.onePartnerPerStep) ++stats.sweepLimitReached;
+        kinetic = takeSolverVelocities();
+        addWallLoads(stats);
+        storeImpulses();
+    }
+    warm.commit();
+    return kinetic;
+}
+
+// The substep's contacts to solve (active, activeSlot): all of them, or one
+// partner per particle.
+void DemEngine::Impl::selectActiveContacts() {
     if (settings.onePartnerPerStep) {
         const std::vector<std::size_t> chosen =
             selectOnePartnerPerParticle(contacts, bodies.size(), true, anyHeld ? &heldBody : nullptr);
@@ -27,121 +56,125 @@ double DemEngine::Impl::resolveImpulses(double h, StepStatistics& stats) {
         active.swap(contacts);
         activeSlot.swap(contactSlot);
     }
-    if (!active.empty()) {
-        // The bodies in contact, ascending: only they need a solver view
-        // (in a falling system of 1e5 particles a few per cent; building
-        // all of them was a pass over every body's memory).
-        // (a periodic image and its source both: the image's arms, the
-        // source's velocities; see the remapping below)
-        inContact.assign(bodies.size(), 0);
-        for (const DemContact& d : active) {
-            inContact[static_cast<std::size_t>(d.i)] = 1;
-            inContact[static_cast<std::size_t>(solverBodyOf(d.i))] = 1;
-            if (d.j >= 0) inContact[static_cast<std::size_t>(d.j)] = 1;
-            if (d.j >= 0) inContact[static_cast<std::size_t>(solverBodyOf(d.j))] = 1;
+}
+
+// The bodies in contact, ascending (involved): only they need a solver
+// view (in a falling system of 1e5 particles a few per cent of them, and
+// the others' memory is not touched). A periodic image and its source
+// both: the image's arms, the source's velocities (see the remapping in
+// setUpSolverContacts). Their view: world inverse inertia once per substep.
+void DemEngine::Impl::setUpSolverBodies() {
+    inContact.assign(bodies.size(), 0);
+    for (const DemContact& d : active) {
+        inContact[static_cast<std::size_t>(d.i)] = 1;
+        inContact[static_cast<std::size_t>(solverBodyOf(d.i))] = 1;
+        if (d.j >= 0) inContact[static_cast<std::size_t>(d.j)] = 1;
+        if (d.j >= 0) inContact[static_cast<std::size_t>(solverBodyOf(d.j))] = 1;
+    }
+    involved.clear();
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        if (inContact[i]) involved.push_back(i);
+    solverBodies.resize(bodies.size());
+    for (const std::size_t i : involved) {
+        const RigidBodyState& b = bodies[i];
+        SolverBody& sb = solverBodies[i];
+        sb.velocity = b.velocity;
+        sb.angularVelocity = b.angularVelocity;
+        if (held(i)) { // immovable, at rest: its partners see a wall through the contact point
+            sb.inverseMass = 0.0;
+            sb.inverseInertia.setZero();
+            continue;
         }
-        involved.clear();
-        for (std::size_t i = 0; i < bodies.size(); ++i)
-            if (inContact[i]) involved.push_back(i);
-        // Solver view of the bodies: world inverse inertia once per substep.
-        solverBodies.resize(bodies.size());
-        for (const std::size_t i : involved) {
-            const RigidBodyState& b = bodies[i];
-            SolverBody& sb = solverBodies[i];
-            sb.velocity = b.velocity;
-            sb.angularVelocity = b.angularVelocity;
-            if (held(i)) { // immovable, at rest: its partners see a wall through the contact point
-                sb.inverseMass = 0.0;
-                sb.inverseInertia.setZero();
-                continue;
-            }
-            sb.inverseMass = 1.0 / b.mass;
-            // with the rotation matrix of detect (the orientation has not moved since)
-            sb.inverseInertia = b.worldInverseInertia(poses[i].rotation);
-        }
-        // Contact frames, targets (impact or resting) and warm starts.
-        solverContacts.resize(active.size());
-        rimRow.resize(active.size());
-        constexpr std::size_t kPrefetchAhead = 8;
-        for (std::size_t k = 0; k < active.size(); ++k) {
-            if (k + kPrefetchAhead < active.size()) warm.prefetchForSetUp(activeSlot[k + kPrefetchAhead]);
-            const DemContact& d = active[k];
-            SolverContact& c = solverContacts[k];
-            rimRow[k] = d.rim;
-            c.i = d.i;
-            c.j = d.j;
-            c.law = d.isWall() ? &wallParameters : &pairParameters;
-            c.impulse.setZero();
-            setUpKeepingCompliance(c, d, activeSlot[k]);
-            setWallMotion(c, d);
-            const Vec3 u = relativeContactVelocity(solverBodies, c);
-            const double approach = d.normal.dot(u);
-            const bool resting = -approach <= restingSpeed;
-            c.frame.targetNormalVelocity = resting ? 0.0 : -c.law->restitution * std::min(approach, 0.0);
-            // coulomb in a cluster: sticking target eps_t u_t of an impact
-            c.targetTangentialVelocity =
-                resting ? Vec3(Vec3::Zero()) : Vec3(c.law->tangentialRestitution * (u - approach * d.normal));
-            warm.slot(activeSlot[k]).resting = resting;
-            if (anyLocalImage) {
-                // A periodic image's contact acts on its source: the arms
-                // stay the image's (set up above from its centre), the
-                // velocities, impulses and overlap shifts are the source's.
-                c.i = solverBodyOf(c.i);
-                c.j = solverBodyOf(c.j);
-                active[k].i = c.i;
-                active[k].j = c.j;
-            }
-        }
-        // a flat-face contact and its rim points: one rolling row (one contact)
-        shareRollingRows(solverContacts, rimRow);
-        // Warm start only after every target was taken from the velocities
-        // before any impulse of this substep.
-        if (settings.warmStart && !settings.onePartnerPerStep) {
-            for (std::size_t k = 0; k < active.size(); ++k) {
-                SolverContact& c = solverContacts[k];
-                if (c.frame.targetNormalVelocity != 0.0) continue;
-                const DemContact& d = active[k];
-                const PreviousImpulse* previous = warm.previous(activeSlot[k]);
-                if (!previous || !previous->resting) continue;
-                // stored on the larger id (pairs) / the wall; solver: on body j
-                Vec3 J = previous->impulse;
-                if (!d.isWall() && ids[d.i] > ids[d.j]) J = -J;
-                const double Jn = J.dot(d.normal);
-                if (!(Jn > 0.0)) continue;
-                if (c.law->model == CollisionModel::frictionless) J = Jn * d.normal;
-                c.impulse = J;
-                applyImpulse(solverBodies, c, J);
-            }
-        }
-        const double tolerance =
-            std::max(settings.sweepTolerance * accelerationScale * h, 1e-300);
-        // One partner per particle: the contacts are disjoint, one sweep resolves all.
-        const int maxSweeps = settings.onePartnerPerStep ? 1 : settings.maxSweeps;
-        const SolverResult r = solveSequentialImpulses(solverBodies, solverContacts, maxSweeps, tolerance,
-                                                       settings.sweepStagnationWindow, solverScratch);
-        stats.sweeps += r.sweeps;
-        stats.impulses += r.updates;
-        if (r.stagnated) ++stats.sweepsStagnated;
-        else if (!r.converged && !settings.onePartnerPerStep) ++stats.sweepLimitReached;
-        for (const std::size_t i : involved) {
-            RigidBodyState& b = bodies[i];
-            const SolverBody& sb = solverBodies[i];
-            if (b.velocity == sb.velocity && b.angularVelocity == sb.angularVelocity) continue;
-            kinetic -= b.kineticEnergy();
-            b.velocity = sb.velocity;
-            b.angularVelocity = sb.angularVelocity;
-            kinetic += b.kineticEnergy();
-        }
-        addWallLoads(stats);
-        for (std::size_t k = 0; k < active.size(); ++k) {
-            const DemContact& d = active[k];
-            Vec3 J = solverContacts[k].impulse;
-            if (!d.isWall() && ids[d.i] > ids[d.j]) J = -J;
-            warm.slot(activeSlot[k]).impulse = J;
+        sb.inverseMass = 1.0 / b.mass;
+        // with the rotation matrix of detect (the orientation has not moved since)
+        sb.inverseInertia = b.worldInverseInertia(poses[i].rotation);
+    }
+}
+
+// Contact frames, targets (impact or resting) and rolling rows of the
+// active contacts.
+void DemEngine::Impl::setUpSolverContacts() {
+    solverContacts.resize(active.size());
+    rimRow.resize(active.size());
+    constexpr std::size_t kPrefetchAhead = 8;
+    for (std::size_t k = 0; k < active.size(); ++k) {
+        if (k + kPrefetchAhead < active.size()) warm.prefetchForSetUp(activeSlot[k + kPrefetchAhead]);
+        const DemContact& d = active[k];
+        SolverContact& c = solverContacts[k];
+        rimRow[k] = d.rim;
+        c.i = d.i;
+        c.j = d.j;
+        c.law = d.isWall() ? &wallParameters : &pairParameters;
+        c.impulse.setZero();
+        setUpKeepingCompliance(c, d, activeSlot[k]);
+        setWallMotion(c, d);
+        const Vec3 u = relativeContactVelocity(solverBodies, c);
+        const double approach = d.normal.dot(u);
+        const bool resting = -approach <= restingSpeed;
+        c.frame.targetNormalVelocity = resting ? 0.0 : -c.law->restitution * std::min(approach, 0.0);
+        // a contact solved as cluster friction: sticking target eps_t u_t of an impact
+        c.targetTangentialVelocity =
+            resting ? Vec3(Vec3::Zero()) : Vec3(c.law->tangentialRestitution * (u - approach * d.normal));
+        warm.slot(activeSlot[k]).resting = resting;
+        if (anyLocalImage) {
+            // A periodic image's contact acts on its source: the arms
+            // stay the image's (set up above from its centre), the
+            // velocities, impulses and overlap shifts are the source's.
+            c.i = solverBodyOf(c.i);
+            c.j = solverBodyOf(c.j);
+            active[k].i = c.i;
+            active[k].j = c.j;
         }
     }
-    warm.commit();
+    // a flat-face contact and its rim points: one rolling row (one contact)
+    shareRollingRows(solverContacts, rimRow);
+}
+
+// The stored impulses of resting contacts that rested in the last substep
+// too, applied as the solver's starting impulses.
+void DemEngine::Impl::warmStartImpulses() {
+    for (std::size_t k = 0; k < active.size(); ++k) {
+        SolverContact& c = solverContacts[k];
+        if (c.frame.targetNormalVelocity != 0.0) continue;
+        const DemContact& d = active[k];
+        const PreviousImpulse* previous = warm.previous(activeSlot[k]);
+        if (!previous || !previous->resting) continue;
+        // stored on the larger id (pairs) / the wall; solver: on body j
+        Vec3 J = previous->impulse;
+        if (!d.isWall() && ids[d.i] > ids[d.j]) J = -J;
+        const double Jn = J.dot(d.normal);
+        if (!(Jn > 0.0)) continue;
+        if (!usesTangentialImpulse(c.law->model)) J = Jn * d.normal;
+        c.impulse = J;
+        applyImpulse(solverBodies, c, J);
+    }
+}
+
+// The solver's velocities back to the bodies; returns the kinetic energy
+// change (the bodies whose velocity did not change contribute nothing).
+double DemEngine::Impl::takeSolverVelocities() {
+    double kinetic = 0.0;
+    for (const std::size_t i : involved) {
+        RigidBodyState& b = bodies[i];
+        const SolverBody& sb = solverBodies[i];
+        if (b.velocity == sb.velocity && b.angularVelocity == sb.angularVelocity) continue;
+        kinetic -= b.kineticEnergy();
+        b.velocity = sb.velocity;
+        b.angularVelocity = sb.angularVelocity;
+        kinetic += b.kineticEnergy();
+    }
     return kinetic;
+}
+
+// The solver's impulses to the contact memory (stored on the larger id of
+// a pair, on the wall).
+void DemEngine::Impl::storeImpulses() {
+    for (std::size_t k = 0; k < active.size(); ++k) {
+        const DemContact& d = active[k];
+        Vec3 J = solverContacts[k].impulse;
+        if (!d.isWall() && ids[d.i] > ids[d.j]) J = -J;
+        warm.slot(activeSlot[k]).impulse = J;
+    }
 }
 
 // The impulses of the substep's wall contacts, on their patches (the
@@ -180,10 +213,8 @@ void DemEngine::Impl::setWallMotion(SolverContact& c, const DemContact& d) const
 // K and K^-1 are kept while that body has turned by less than the reuse
 // tolerance (K then errs by ~1e-5 relative; doc/dem.md).
 void DemEngine::Impl::setUpKeepingCompliance(SolverContact& c, const DemContact& d, int slot) {
-    const bool needInverse = c.law->model == CollisionModel::paper ||
-                             c.law->model == CollisionModel::schwager ||
-                             c.law->model == CollisionModel::coulomb;
-    if (c.law->model == CollisionModel::frictionless) { // no K at all
+    const bool needInverse = needsInverseCompliance(c.law->model);
+    if (!usesTangentialImpulse(c.law->model)) { // no K at all (setUpContact)
         setUpContact(c, solverBodies, centres, d.point, d.normal, needInverse);
         return;
     }

@@ -1,5 +1,7 @@
 #include "dem/SequentialImpulseSolver.hpp"
 
+#include "collision/ContactLawTraits.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -44,7 +46,8 @@ Symmetric3 symmetricInverse(const Symmetric3& K) {
     return Symmetric3{s * A, s * D, s * F, s * B, s * C, s * E};
 }
 
-// Which coulomb contacts are in a cluster (a body with two or more
+// Which contacts of a law solved as cluster friction
+// (collision/ContactLawTraits.hpp) are in a cluster (a body with two or more
 // contacts; walls and immovable bodies do not count), and their tangential
 // frames.
 void prepareClusterFriction(const std::vector<SolverBody>& bodies,
@@ -56,7 +59,7 @@ void prepareClusterFriction(const std::vector<SolverBody>& bodies,
     }
     for (SolverContact& c : contacts) {
         c.clusterFriction = false;
-        if (c.law->model != CollisionModel::coulomb || !(c.law->friction > 0.0)) continue;
+        if (!solvedAsClusterFriction(*c.law)) continue;
         const auto alone = [&](int b) {
             return b < 0 || degree[static_cast<std::size_t>(b)] < 2 ||
                    bodies[static_cast<std::size_t>(b)].immovable();
@@ -232,6 +235,85 @@ bool stagnates(std::vector<double>& history, double largestChange2, int window, 
     return needed > sweepsLeft;
 }
 
+// One visit of a contact whose law has no tangential impulse
+// (collision/ContactLawTraits.hpp): scalar projected Gauss-Seidel on the
+// accumulated normal impulse. True if the impulse changed, with the
+// squared contact-velocity change in velocityChange2.
+SEF_ALWAYS_INLINE bool normalRowUpdate(std::vector<SolverBody>& bodies, SolverContact& c,
+                                       double& velocityChange2) {
+    const Vec3& n = c.frame.normal;
+    SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
+    // n.(w x r) = w.(r x n)
+    double un = -n.dot(b1.velocity) - b1.angularVelocity.dot(c.armCrossNormal1);
+    if (c.j >= 0) {
+        const SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
+        un += n.dot(b2.velocity) + b2.angularVelocity.dot(c.armCrossNormal2);
+    }
+    const double lambda = n.dot(c.impulse);
+    const double next =
+        std::max(0.0, lambda + (c.frame.targetNormalVelocity - un) * c.normalMass);
+    const double dLambda = next - lambda;
+    if (dLambda == 0.0) return false;
+    c.impulse = next * n;
+    b1.velocity -= (b1.inverseMass * dLambda) * n;
+    b1.angularVelocity -= dLambda * c.angular1;
+    if (c.j >= 0) {
+        SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
+        b2.velocity += (b2.inverseMass * dLambda) * n;
+        b2.angularVelocity += dLambda * c.angular2;
+    }
+    const double change = dLambda * c.frame.normalCompliance;
+    velocityChange2 = change * change;
+    return true;
+}
+
+// One visit of a contact that takes its law (collision/ContactImpulseLaw.hpp)
+// from its free velocity; returns as normalRowUpdate.
+SEF_ALWAYS_INLINE bool lawUpdate(std::vector<SolverBody>& bodies, SolverContact& c, double& velocityChange2) {
+    const Vec3 u = relativeContactVelocity(bodies, c);
+    const Vec3 uFree = u - multiply(c.frame.compliance, c.impulse);
+    const Vec3 J = contactImpulse(*c.law, c.frame, uFree).impulse;
+    const Vec3 dJ = J - c.impulse;
+    if (dJ.isZero(0.0)) return false;
+    c.impulse = J;
+    applyImpulse(bodies, c, dJ);
+    velocityChange2 = multiply(c.frame.compliance, dJ).squaredNorm();
+    return true;
+}
+
+// One visit of contact c: its row (normal row, cluster friction block or
+// its law), then its rolling row. True if it changed an impulse, with the
+// largest squared contact-speed change in velocityChange2; exact: the
+// update met the contact's law exactly (not after a sliding friction or
+// rolling step, which disturb the rows solved before them).
+SEF_ALWAYS_INLINE bool visitContact(std::vector<SolverBody>& bodies, SolverContact& c, double& velocityChange2,
+                                    bool& exact) {
+    exact = true;
+    velocityChange2 = 0.0; // squared, compared with tolerance^2 (no sqrt)
+    bool updated = false;
+    if (!usesTangentialImpulse(c.law->model)) {
+        updated = normalRowUpdate(bodies, c, velocityChange2);
+    } else if (c.clusterFriction) {
+        const Visit v = clusterFrictionUpdate(bodies, c);
+        exact = v.exact;
+        if (!v.impulse.isZero(0.0)) {
+            velocityChange2 = v.velocity.squaredNorm();
+            updated = true;
+        }
+    } else {
+        updated = lawUpdate(bodies, c, velocityChange2);
+    }
+    if (c.rollingLimit > 0.0 && c.rollingGroup >= 0) {
+        const double rollingChange2 = rollingUpdate(bodies, &c);
+        if (rollingChange2 > 0.0) {
+            exact = false;
+            velocityChange2 = std::max(velocityChange2, rollingChange2);
+            updated = true;
+        }
+    }
+    return updated;
+}
+
 } // namespace
 
 void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
@@ -257,7 +339,7 @@ void setUpContact(SolverContact& c, const std::vector<SolverBody>& bodies,
     c.frame.normalCompliance = Knn;
     c.frame.hasInverse = false;
     setUpRolling(c);
-    if (c.law->model == CollisionModel::frictionless) { // K itself is not needed
+    if (!usesTangentialImpulse(c.law->model)) { // K itself is not needed
         c.normalMass = 1.0 / Knn;
         return;
     }
@@ -354,63 +436,9 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
                 (c.j < 0 || bodyStamp[static_cast<std::size_t>(c.j)] <= last))
                 continue; // nothing this contact sees has changed since its last visit
             lastVisit[k] = ++visitNumber;
-            bool exact = true; // the update met the contact's law exactly
-            const Vec3& n = c.frame.normal;
-            double velocityChange2 = 0.0; // squared, compared with tolerance^2 (no sqrt)
-            bool updated = false;
-            if (c.law->model == CollisionModel::frictionless) {
-                // scalar projected Gauss-Seidel on the accumulated normal impulse
-                SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
-                // n.(w x r) = w.(r x n)
-                double un = -n.dot(b1.velocity) - b1.angularVelocity.dot(c.armCrossNormal1);
-                if (c.j >= 0) {
-                    const SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
-                    un += n.dot(b2.velocity) + b2.angularVelocity.dot(c.armCrossNormal2);
-                }
-                const double lambda = n.dot(c.impulse);
-                const double next =
-                    std::max(0.0, lambda + (c.frame.targetNormalVelocity - un) * c.normalMass);
-                const double dLambda = next - lambda;
-                if (dLambda != 0.0) {
-                    c.impulse = next * n;
-                    b1.velocity -= (b1.inverseMass * dLambda) * n;
-                    b1.angularVelocity -= dLambda * c.angular1;
-                    if (c.j >= 0) {
-                        SolverBody& b2 = bodies[static_cast<std::size_t>(c.j)];
-                        b2.velocity += (b2.inverseMass * dLambda) * n;
-                        b2.angularVelocity += dLambda * c.angular2;
-                    }
-                    const double change = dLambda * c.frame.normalCompliance;
-                    velocityChange2 = change * change;
-                    updated = true;
-                }
-            } else if (c.clusterFriction) {
-                const Visit v = clusterFrictionUpdate(bodies, c);
-                exact = v.exact;
-                if (!v.impulse.isZero(0.0)) {
-                    velocityChange2 = v.velocity.squaredNorm();
-                    updated = true;
-                }
-            } else {
-                const Vec3 u = relativeContactVelocity(bodies, c);
-                const Vec3 uFree = u - multiply(c.frame.compliance, c.impulse);
-                const Vec3 J = contactImpulse(*c.law, c.frame, uFree).impulse;
-                const Vec3 dJ = J - c.impulse;
-                if (!dJ.isZero(0.0)) {
-                    c.impulse = J;
-                    applyImpulse(bodies, c, dJ);
-                    velocityChange2 = multiply(c.frame.compliance, dJ).squaredNorm();
-                    updated = true;
-                }
-            }
-            if (c.rollingLimit > 0.0 && c.rollingGroup >= 0) {
-                const double rollingChange2 = rollingUpdate(bodies, &c);
-                if (rollingChange2 > 0.0) {
-                    exact = false;
-                    velocityChange2 = std::max(velocityChange2, rollingChange2);
-                    updated = true;
-                }
-            }
+            double velocityChange2;
+            bool exact;
+            const bool updated = visitContact(bodies, c, velocityChange2, exact);
             revisitSelf[k] = 0;
             if (!updated) continue;
             ++result.updates;

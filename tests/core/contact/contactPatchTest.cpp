@@ -162,7 +162,7 @@ TEST(ContactPatch, SmoothShapesKeepTheSupportMidpoint) {
 // Flatness of the support point (flatSupportAt): where the support map's
 // radius of curvature exceeds 10 times the largest half-axis. For blocky
 // p-norm balls it is evaluated in closed form, rho_i = r |x_i| / |n_i|
-// (ContactPatch.cpp); here it is measured: the support point's move under a
+// (ContactPatchFlatSupport.cpp); here it is measured: the support point's move under a
 // tilt of 1e-8 rad in 64 tangent directions, the largest over the tilt
 // (the max over directions is within cos(pi/64) = 0.9988 of the true one).
 // Shapes: eps 0.1-0.58 (every blocky ball with flat faces the engine

@@ -1,4 +1,4 @@
-// The patch outlines (warm-started cap searches, ContactPatch.cpp)
+// The patch outlines (warm-started cap searches, ContactPatchCaps.cpp)
 // give the patch centroids and rim points of the starting build. The table
 // patchReference.inc was written by that build (commit 238777e) for 160
 // random blocky configurations (eps 0.2-0.5, half-axes 3-7 mm, overlaps
