@@ -42,12 +42,7 @@ int main(int argc, char *argv[])
         "Transient incompressible flow with a cloud of superellipsoidal"
         " particles (resistance-tensor hydrodynamics, impulse collisions)"
     );
-    argList::addOption
-    (
-        "cloud",
-        "name",
-        "cloud name (default 'particleCloud': constant/particleCloudProperties)"
-    );
+    #include "addCloudOption.H"
 
     #include "addCheckCaseOptions.H"
     #include "setRootCaseLists.H"
@@ -63,13 +58,7 @@ int main(int argc, char *argv[])
 
     Info<< "\nStarting time loop\n" << endl;
 
-    // the largest time step so far (checkTimeStepCollapse.H)
-    scalar largestDeltaT = runTime.deltaTValue();
-    // the largest drag number of the last step (dragNumber.H), and its limit
-    scalar dragNum = 0;
-    label dragNumberWarnings = 0;
-    scalar maxDragNumber = 0;
-    #include "readDragNumberControl.H"
+    #include "createTimeStepLimits.H"
 
     while (runTime.run())
     {
@@ -89,46 +78,8 @@ int main(int argc, char *argv[])
 
         Info<< "Time = " << runTime.timeName() << nl << endl;
 
-        laminarTransport.correct();
-        muc = rhoc*laminarTransport.nu();
-
-        parcels.evolve();
-
-        if (parcels.volumeFraction())
-        {
-            #include "alphacFromCloud.H"
-            alphacf = fvc::interpolate(alphac);
-        }
-        alphaPhic = alphacf*phi;
-        #include "dragNumber.H"
-
-        // The cloud's momentum source: implicit part kept in cloudSU, the
-        // explicit part as a force density through the pressure equation.
-        // On the boundary: zero, as a body force must not add a flux through
-        // a wall or an inlet (with zeroGradient p there, its flux moved the
-        // inflow of a distributor off the velocity set on it); but the
-        // adjacent cell's where p is fixedFluxPressure, whose gradient then
-        // takes up that force on the face, so that the fluid receives the
-        // whole force of a bed resting on a distributor (UEqn.H)
-        fvVectorMatrix cloudSU(parcels.SU(U));
-        volVectorField cloudVolSUSu
-        (
-            IOobject("cloudVolSUSu", runTime.timeName(), mesh),
-            mesh,
-            dimensionedVector(cloudSU.dimensions()/dimVolume, Zero),
-            fixedValueFvPatchVectorField::typeName
-        );
-        cloudVolSUSu.primitiveFieldRef() = -cloudSU.source()/mesh.V();
-        cloudVolSUSu.correctBoundaryConditions();
-        forAll(p.boundaryField(), patchi)
-        {
-            if (isA<fixedFluxPressureFvPatchScalarField>(p.boundaryField()[patchi]))
-            {
-                cloudVolSUSu.boundaryFieldRef()[patchi] ==
-                    cloudVolSUSu.boundaryField()[patchi].patchInternalField();
-            }
-        }
-        cloudSU.source() = Zero;
+        #include "evolveCloud.H"
+        #include "cloudSU.H"
 
         while (pimple.loop())
         {

@@ -59,6 +59,162 @@ tmp<Field<Type>> readOptionalField(const passiveParticleCloud& cloud, const word
     return readField<Type>(cloud, fieldName);
 }
 
+// The type index of each particle: 'typeId' of superellipsoidDEMFoam,
+// 'particleType' of the fluid-coupled cloud (whose typeId is OpenFOAM's
+// injector id); mapped by mapTypes (collective) when given
+labelList readTypeIndices
+(
+    const passiveParticleCloud& cloud,
+    const storedTypeMap& mapTypes
+)
+{
+    tmp<labelField> storedType(readOptionalField<label>(cloud, "particleType"));
+    if (storedType().size() != cloud.size())
+    {
+        storedType = readField<label>(cloud, "typeId");
+    }
+    return mapTypes ? mapTypes(storedType()) : labelList(storedType());
+}
+
+// What a particle's state is restarted from besides the cloud's
+// barycentric coordinates and rotation tensors, and what was taken from it
+struct restartSources
+{
+    const polyMesh& mesh;
+    const fileName dir;
+
+    // The exact state when this solver wrote the cloud (older or hand-made
+    // clouds: from the positions and rotation tensors).
+    const tmp<vectorField> exactCentre;
+    const tmp<vectorField> quaternionXYZ;
+    const tmp<scalarField> quaternionW;
+    const bool exactPosition;
+    const bool exactOrientation;
+
+    const scalar lengthScale;
+
+    // OpenFOAM reads the barycentric `coordinates`; the `positions` written
+    // beside them are what users edit to move a particle: where they differ,
+    // the edit wins
+    const List<point> handPositions;
+
+    label exactValues = 0, moved = 0, repaired = 0;
+
+    restartSources
+    (
+        const polyMesh& mesh,
+        const passiveParticleCloud& cloud,
+        const word& cloudName,
+        const fileName& dir
+    )
+    :
+        mesh(mesh),
+        dir(dir),
+        exactCentre(readOptionalField<vector>(cloud, "restartCentre")),
+        quaternionXYZ(readOptionalField<vector>(cloud, "restartQuaternionXYZ")),
+        quaternionW(readOptionalField<scalar>(cloud, "restartQuaternionW")),
+        exactPosition(exactCentre().size() == cloud.size()),
+        exactOrientation
+        (
+            quaternionXYZ().size() == cloud.size() && quaternionW().size() == cloud.size()
+        ),
+        lengthScale(mag(mesh.bounds().span())),
+        handPositions(readHandPositions(mesh, cloudName, cloud.size()))
+    {}
+};
+
+// Particle i's centre: its edited `positions` entry where there is one (in
+// the mesh, else FatalError), else the cloud's own
+point restartCentre
+(
+    restartSources& sources,
+    const label i,
+    const point& stored,
+    const label particleId
+)
+{
+    const List<point>& handPositions = sources.handPositions;
+    if (!handPositions.empty() && mag(handPositions[i] - stored) > 1e-9*sources.lengthScale)
+    {
+        ++sources.moved;
+        if (sources.mesh.findCell(handPositions[i]) < 0)
+        {
+            FatalErrorInFunction
+                << "Cannot restart: " << sources.dir/"positions" << " moves particle "
+                << particleId << " to " << handPositions[i] << ", outside the mesh"
+                << exit(FatalError);
+        }
+        return handPositions[i];
+    }
+    return stored;
+}
+
+// The exact centre only where it agrees with the cloud's own (to
+// round-off): a position edited by hand wins
+sef::Vec3 restartPosition
+(
+    restartSources& sources,
+    const label i,
+    const point& centre
+)
+{
+    if (sources.exactPosition && mag(sources.exactCentre()[i] - centre) <= 1e-9*sources.lengthScale)
+    {
+        ++sources.exactValues;
+        return toEigen(sources.exactCentre()[i]);
+    }
+    return toEigen(centre);
+}
+
+// The stored rotation, or the exact quaternion where it agrees with it (to
+// round-off): an orientation edited by hand wins
+sef::Quat restartOrientation
+(
+    restartSources& sources,
+    const label i,
+    const tensor& R,
+    const label particleId
+)
+{
+    const sef::Mat3 rotation = toEigen(R);
+    const sef::Quat q = storedRotation(R, particleId, sources.dir/"orientation", sources.repaired);
+    if (!sources.exactOrientation) return q;
+    const sef::Quat exact
+    (
+        sources.quaternionW()[i], sources.quaternionXYZ()[i].x(),
+        sources.quaternionXYZ()[i].y(), sources.quaternionXYZ()[i].z()
+    );
+    if
+    (
+        exact.coeffs().allFinite()
+     && std::abs(exact.norm() - 1.0) <= 1e-12
+     && (exact.toRotationMatrix() - rotation).cwiseAbs().maxCoeff() <= 1e-9
+    )
+    {
+        ++sources.exactValues;
+        return exact;
+    }
+    return q;
+}
+
+// The repaired rotations, moved particles and inexact values of n restarted
+// particles
+void reportRestartSources(const restartSources& sources, const label n)
+{
+    warnRepairedRotations(sources.repaired, sources.dir/"orientation");
+    if (sources.moved > 0)
+    {
+        Info<< "Restart: " << sources.moved << " particles moved by the edited "
+            << sources.dir/"positions" << nl;
+    }
+    if (sources.exactValues < 2*n)
+    {
+        Info<< "Restart: " << 2*n - sources.exactValues << " of " << 2*n << " centres and"
+            << " orientations taken from the cloud's positions and rotation tensors"
+            << " (restartCentre/restartQuaternion* missing or edited)" << nl;
+    }
+}
+
 } // End anonymous namespace
 
 
@@ -153,29 +309,9 @@ bool Foam::readDemCloud
     const tmp<vectorField> U(readField<vector>(cloud, "U"));
     const tmp<vectorField> omega(readField<vector>(cloud, "omega"));
     const tmp<tensorField> R(readField<tensor>(cloud, "orientation"));
-    // The type index: 'typeId' of superellipsoidDEMFoam, 'particleType' of
-    // the fluid-coupled cloud (whose typeId is OpenFOAM's injector id)
-    tmp<labelField> storedType(readOptionalField<label>(cloud, "particleType"));
-    if (storedType().size() != cloud.size())
-    {
-        storedType = readField<label>(cloud, "typeId");
-    }
-    const labelList typeId(mapTypes ? mapTypes(storedType()) : labelList(storedType()));
+    const labelList typeId(readTypeIndices(cloud, mapTypes));
     const tmp<labelField> particleId(readField<label>(cloud, "particleId"));
-    // The exact state when this solver wrote the cloud (older or hand-made
-    // clouds: from the positions and rotation tensors).
-    const tmp<vectorField> exactCentre(readOptionalField<vector>(cloud, "restartCentre"));
-    const tmp<vectorField> quaternionXYZ(readOptionalField<vector>(cloud, "restartQuaternionXYZ"));
-    const tmp<scalarField> quaternionW(readOptionalField<scalar>(cloud, "restartQuaternionW"));
-    const bool exactPosition = exactCentre().size() == cloud.size();
-    const bool exactOrientation =
-        quaternionXYZ().size() == cloud.size() && quaternionW().size() == cloud.size();
-    const scalar lengthScale = mag(mesh.bounds().span());
-    // OpenFOAM reads the barycentric `coordinates`; the `positions` written
-    // beside them are what users edit to move a particle: where they differ,
-    // the edit wins
-    const List<point> handPositions = readHandPositions(mesh, cloudName, cloud.size());
-    label exactValues = 0, moved = 0, repaired = 0;
+    restartSources sources(mesh, cloud, cloudName, dir);
 
     label i = 0;
     for (const passiveParticle& p : cloud)
@@ -188,63 +324,14 @@ bool Foam::readDemCloud
                 << " but particleTypes defines " << ps.types.size()
                 << " types" << exit(FatalError);
         }
-        point centre = p.position();
-        if (!handPositions.empty() && mag(handPositions[i] - centre) > 1e-9*lengthScale)
-        {
-            centre = handPositions[i];
-            ++moved;
-            if (mesh.findCell(centre) < 0)
-            {
-                FatalErrorInFunction
-                    << "Cannot restart: " << dir/"positions" << " moves particle "
-                    << particleId()[i] << " to " << centre << ", outside the mesh"
-                    << exit(FatalError);
-            }
-        }
-        // The exact values only where they agree with the cloud's own (to
-        // round-off): a position or orientation edited by hand wins.
-        sef::Vec3 x = toEigen(centre);
-        const sef::Mat3 rotation = toEigen(R()[i]);
-        sef::Quat q = storedRotation(R()[i], particleId()[i], dir/"orientation", repaired);
-        if (exactPosition && mag(exactCentre()[i] - centre) <= 1e-9*lengthScale)
-        {
-            x = toEigen(exactCentre()[i]);
-            ++exactValues;
-        }
-        if (exactOrientation)
-        {
-            const sef::Quat exact
-            (
-                quaternionW()[i], quaternionXYZ()[i].x(), quaternionXYZ()[i].y(),
-                quaternionXYZ()[i].z()
-            );
-            if
-            (
-                exact.coeffs().allFinite()
-             && std::abs(exact.norm() - 1.0) <= 1e-12
-             && (exact.toRotationMatrix() - rotation).cwiseAbs().maxCoeff() <= 1e-9
-            )
-            {
-                q = exact;
-                ++exactValues;
-            }
-        }
+        const point centre = restartCentre(sources, i, p.position(), particleId()[i]);
+        const sef::Vec3 x = restartPosition(sources, i, centre);
+        const sef::Quat q = restartOrientation(sources, i, R()[i], particleId()[i]);
         const sef::Vec3 v = toEigen(U()[i]), w = toEigen(omega()[i]);
         checkRestartedState(x, q, v, w, ps.types[t].boundingRadius, particleId()[i], dir);
         ps.add(t, particleId()[i], x, q, v, w);
         ++i;
     }
-    warnRepairedRotations(repaired, dir/"orientation");
-    if (moved > 0)
-    {
-        Info<< "Restart: " << moved << " particles moved by the edited " << dir/"positions"
-            << nl;
-    }
-    if (exactValues < 2*i)
-    {
-        Info<< "Restart: " << 2*i - exactValues << " of " << 2*i << " centres and"
-            << " orientations taken from the cloud's positions and rotation tensors"
-            << " (restartCentre/restartQuaternion* missing or edited)" << nl;
-    }
+    reportRestartSources(sources, i);
     return true;
 }

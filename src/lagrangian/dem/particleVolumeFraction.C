@@ -245,6 +245,271 @@ void Foam::particleVolumeFraction::addPoint
 }
 
 
+Foam::particleVolumeFraction::particleDeposit::particleDeposit
+(
+    const particleVolumeFraction& fraction,
+    const sef::dem::ParticleSystem& ps,
+    const std::size_t i,
+    const bool owned,
+    volumeSink& sink
+)
+:
+    samples(fraction.samples_[ps.type[i]]),
+    bodyPoints(fraction.bodyPoints_[ps.type[i]]),
+    clusterCentres(fraction.clusterCentres_[ps.type[i]]),
+    x0(toFoam(ps.position[i])),
+    R(ps.types[ps.type[i]].boundingRadius),
+    box(x0 - vector::one*R, x0 + vector::one*R),
+    rotation(toFoam(sef::Mat3(ps.orientation[i].toRotationMatrix()))),
+    w(samples.weight),
+    halfWidth(0.5*std::cbrt(w)),
+    owned(owned),
+    sink(sink)
+{}
+
+
+Foam::label Foam::particleVolumeFraction::locateCentre
+(
+    particleDeposit& pd,
+    const label startCell
+) const
+{
+    if (pd.owned || meshBox_.contains(pd.x0))
+    {
+        label c = startCell >= 0 ? walk(pd.x0, startCell, pd.inside) : -1;
+        // (OpenFOAM's findInside tests the cells of the nearest octree
+        // leaf even for a point outside the mesh)
+        if (c < 0 && meshBox_.contains(pd.x0)) c = mesh_.cellTree().findInside(pd.x0);
+        return c;
+    }
+    if (startCell >= 0)
+    {
+        // a periodic image beyond this mesh: its points here are found by
+        // walks from the cell at the nearest point of the mesh box, reached
+        // from its source's cell (startCell); otherwise by the box search
+        boundBox inner(meshBox_);
+        inner.inflate(-1e-6);   // (a point on the box may be on no cell's side)
+        return walk(inner.nearest(pd.x0), startCell, pd.inside);
+    }
+    return -1;
+}
+
+
+Foam::label Foam::particleVolumeFraction::locate
+(
+    particleDeposit& pd,
+    const point& p
+) const
+{
+    const label c = pd.last >= 0 ? walk(p, pd.last, pd.inside) : -1;
+    if (c >= 0) return c;
+    const label found = search(p, pd.box, pd.candidates, pd.searched);
+    if (found >= 0) pd.inside = passingClearance(p, found);
+    return found;
+}
+
+
+bool Foam::particleVolumeFraction::anotherCopys
+(
+    const particleDeposit& pd,
+    const point& p
+) const
+{
+    sef::Vec3 wrapped = toEigen(p);
+    return !pd.owned || lattice_.wrap(wrapped);
+}
+
+
+bool Foam::particleVolumeFraction::inOtherMeshBox(const point& p) const
+{
+    for (const boundBox& b : otherBoxes_)
+    {
+        if (b.contains(p)) return true;
+    }
+    return false;
+}
+
+
+Foam::label Foam::particleVolumeFraction::nearestCandidate
+(
+    const labelList& candidates,
+    const point& p
+) const
+{
+    label found = -1;
+    scalar nearest = GREAT;
+    for (const label c : candidates)
+    {
+        const scalar d = magSqr(mesh_.cellCentres()[c] - p);
+        if (d < nearest)
+        {
+            nearest = d;
+            found = c;
+        }
+    }
+    return found;
+}
+
+
+void Foam::particleVolumeFraction::depositPoint
+(
+    particleDeposit& pd,
+    const point& p
+) const
+{
+    // beyond this mesh's box: what the search below would conclude,
+    // without searching
+    if (!meshBox_.contains(p) && anotherCopys(pd, p)) return;
+    label found = locate(pd, p);
+    // its cube lies in the cell (or, outside the mesh, it goes whole
+    // to the nearest cell)
+    bool whole = found >= 0 && pd.inside >= pd.halfWidth;
+    if (found < 0)
+    {
+        whole = true;
+        // not in this mesh: another copy's, or an owned particle's
+        // point is another processor's if it lies in its mesh box,
+        // otherwise outside the domain (a particle within the contact
+        // tolerance of a wall): kept in the nearest cell, so no volume
+        // is lost
+        if (anotherCopys(pd, p) || inOtherMeshBox(p) || pd.candidates.empty()) return;
+        found = nearestCandidate(pd.candidates, p);
+    }
+    pd.last = found;
+    if (whole)
+    {
+        pd.sink.add(found, pd.w);
+    }
+    else
+    {
+        addPoint(p, found, pd.w, pd.halfWidth, pd.sink);
+    }
+}
+
+
+bool Foam::particleVolumeFraction::reachPlanes
+(
+    const particleDeposit& pd,
+    const label home,
+    reachedPlanes& planes
+) const
+{
+    for (label k = planeStart_[home]; k < planeStart_[home + 1]; ++k)
+    {
+        if (planeNeighbours_[k] == keepsPlane) continue;
+        const scalar offset = planeOffsets_[k] - (planeNormals_[k] & pd.x0);
+        if (offset > pd.R + pd.halfWidth) continue;
+        if (planes.n == planes.plane.size()) return false;
+        planes.plane[planes.n] = k;
+        planes.normal[planes.n] = planeNormals_[k];
+        planes.offset[planes.n] = offset;
+        ++planes.n;
+    }
+    return true;
+}
+
+
+bool Foam::particleVolumeFraction::depositHomePoint
+(
+    particleDeposit& pd,
+    const label home,
+    const reachedPlanes& planes,
+    const vector& q
+) const
+{
+    cubeSplit split;
+    bool beyond = false;
+    for (label r = 0; r < planes.n; ++r)
+    {
+        const scalar d = planes.offset[r] - (planes.normal[r] & q);
+        beyond = beyond || d < 0;
+        // (a cube keeps its part beyond a processor or cyclic face, as
+        // addPoint does: the point's cell is its own)
+        const label across = planeNeighbours_[planes.plane[r]];
+        if (across >= 0) split.add(across, d, pd.halfWidth);
+    }
+    if (beyond)
+    {
+        pd.last = home;
+        depositPoint(pd, pd.x0 + q);
+        return false;
+    }
+    if (split.n == 0) return true;
+    addSplit(home, pd.w, split, pd.sink);
+    return false;
+}
+
+
+bool Foam::particleVolumeFraction::depositFromHome
+(
+    particleDeposit& pd,
+    const label home
+) const
+{
+    reachedPlanes planes;
+    if (!reachPlanes(pd, home, planes)) return false;
+    if (planes.n == 0)
+    {
+        // well inside one cell (or beyond its walls only) at once
+        pd.sink.add(home, pd.w*scalar(pd.samples.points.size()));
+        return true;
+    }
+    label inHome = 0;   // points whose cubes lie in home
+    forAll(pd.clusterCentres, clusteri)
+    {
+        const sef::VolumeSampleCluster& cluster = pd.samples.clusters[clusteri];
+        const vector centre = pd.rotation & pd.clusterCentres[clusteri];
+        scalar nearest = GREAT;
+        for (label r = 0; r < planes.n; ++r)
+        {
+            nearest = min(nearest, planes.offset[r] - (planes.normal[r] & centre));
+        }
+        if (nearest > cluster.radius + pd.halfWidth)
+        {
+            inHome += label(cluster.end - cluster.begin);
+            continue;
+        }
+        for (std::size_t j = cluster.begin; j < cluster.end; ++j)
+        {
+            const vector q = pd.rotation & pd.bodyPoints[label(j)];
+            if (depositHomePoint(pd, home, planes, q)) ++inHome;
+        }
+    }
+    if (inHome > 0) pd.sink.add(home, pd.w*scalar(inHome));
+    return true;
+}
+
+
+void Foam::particleVolumeFraction::depositClusters(particleDeposit& pd) const
+{
+    forAll(pd.clusterCentres, clusteri)
+    {
+        const sef::VolumeSampleCluster& cluster = pd.samples.clusters[clusteri];
+        const point centre = pd.x0 + (pd.rotation & pd.clusterCentres[clusteri]);
+        // a halo copy's cluster beyond the mesh box is all its owner's
+        if (!pd.owned && !meshBox_.overlaps(centre, sqr(cluster.radius))) continue;
+        // a cluster well inside one cell (no point near a face) goes at once
+        const label k = locate(pd, centre);
+        // (a halo copy's points beyond a wall are its owner's: only a
+        // cluster inside every face of the cell)
+        if
+        (
+            k >= 0 && pd.inside > cluster.radius + pd.halfWidth
+         && (pd.owned || clearance(centre, k) > cluster.radius + pd.halfWidth)
+        )
+        {
+            pd.sink.add(k, pd.w*scalar(cluster.end - cluster.begin));
+            pd.last = k;
+            continue;
+        }
+        for (std::size_t j = cluster.begin; j < cluster.end; ++j)
+        {
+            depositPoint(pd, pd.x0 + (pd.rotation & pd.bodyPoints[label(j)]));
+        }
+    }
+}
+
+
 void Foam::particleVolumeFraction::deposit
 (
     const sef::dem::ParticleSystem& ps,
@@ -254,100 +519,8 @@ void Foam::particleVolumeFraction::deposit
     volumeSink& sink
 ) const
 {
-    const sef::VolumeSamples& samples = samples_[ps.type[i]];
-    const point x0 = toFoam(ps.position[i]);
-    const double R = ps.types[ps.type[i]].boundingRadius;
-    const treeBoundBox box(x0 - vector::one*R, x0 + vector::one*R);
-    // the cells the particle's box meets: only when a walk fails (a halo
-    // copy's centre outside this mesh, a non-convex boundary)
-    labelList candidates;
-    bool searched = false;
-    const tensor rotation = toFoam(sef::Mat3(ps.orientation[i].toRotationMatrix()));
-    const vectorField& bodyPoints = bodyPoints_[ps.type[i]];
-    const vectorField& clusterCentres = clusterCentres_[ps.type[i]];
-    const scalar w = samples.weight;
-    const scalar halfWidth = 0.5*std::cbrt(w);
-    // the previous point's cell (walks start there); the centre's first
-    scalar inside = 0;   // the located point's distance inside its cell
-    label last = -1;
-    if (owned || meshBox_.contains(x0))
-    {
-        last = startCell >= 0 ? walk(x0, startCell, inside) : -1;
-        // (OpenFOAM's findInside tests the cells of the nearest octree
-        // leaf even for a point outside the mesh)
-        if (last < 0 && meshBox_.contains(x0)) last = mesh_.cellTree().findInside(x0);
-    }
-    else if (startCell >= 0)
-    {
-        // a periodic image beyond this mesh: its points here are found by
-        // walks from the cell at the nearest point of the mesh box, reached
-        // from its source's cell (startCell); otherwise by the box search
-        boundBox inner(meshBox_);
-        inner.inflate(-1e-6);   // (a point on the box may be on no cell's side)
-        last = walk(inner.nearest(x0), startCell, inside);
-    }
-    const auto locate = [&](const point& p)
-    {
-        const label c = last >= 0 ? walk(p, last, inside) : -1;
-        if (c >= 0) return c;
-        const label found = search(p, box, candidates, searched);
-        if (found >= 0) inside = passingClearance(p, found);
-        return found;
-    };
-    // a point outside this mesh that another copy of the particle
-    // deposits: a halo copy's point is its owner's, an owned particle's
-    // point beyond a periodic boundary its image's
-    const auto anotherCopys = [&](const point& p)
-    {
-        sef::Vec3 wrapped = toEigen(p);
-        return !owned || lattice_.wrap(wrapped);
-    };
-    // one point, wherever it lies
-    const auto depositPoint = [&](const point& p)
-    {
-        // beyond this mesh's box: what the search below would conclude,
-        // without searching
-        if (!meshBox_.contains(p) && anotherCopys(p)) return;
-        label found = locate(p);
-        // its cube lies in the cell (or, outside the mesh, it goes whole
-        // to the nearest cell)
-        bool whole = found >= 0 && inside >= halfWidth;
-        if (found < 0)
-        {
-            whole = true;
-            // not in this mesh: another copy's, or an owned particle's
-            // point is another processor's if it lies in its mesh box,
-            // otherwise outside the domain (a particle within the contact
-            // tolerance of a wall): kept in the nearest cell, so no volume
-            // is lost
-            if (anotherCopys(p)) return;
-            bool elsewhere = false;
-            for (const boundBox& b : otherBoxes_)
-            {
-                elsewhere = elsewhere || b.contains(p);
-            }
-            if (elsewhere || candidates.empty()) return;
-            scalar nearest = GREAT;
-            for (const label c : candidates)
-            {
-                const scalar d = magSqr(mesh_.cellCentres()[c] - p);
-                if (d < nearest)
-                {
-                    nearest = d;
-                    found = c;
-                }
-            }
-        }
-        last = found;
-        if (whole)
-        {
-            sink.add(found, w);
-        }
-        else
-        {
-            addPoint(p, found, w, halfWidth, sink);
-        }
-    };
+    particleDeposit pd(*this, ps, i, owned, sink);
+    pd.last = locateCentre(pd, startCell);
 
     // An owned particle whose centre's cell (home) was found: each point
     // is placed by the planes of home's faces that the ball reaches
@@ -356,117 +529,11 @@ void Foam::particleVolumeFraction::deposit
     // across the internal ones as addPoint splits it. Points beyond one of
     // them take the walk. (Cells larger than the particles: most points
     // never leave home.)
-    const label home = last;
-    if (home >= 0 && owned)
-    {
-        FixedList<label, 12> reached;
-        label nReached = 0;
-        bool simple = true;
-        for (label k = planeStart_[home]; k < planeStart_[home + 1]; ++k)
-        {
-            if (planeNeighbours_[k] == keepsPlane) continue;
-            if (planeOffsets_[k] - (planeNormals_[k] & x0) > R + halfWidth) continue;
-            if (nReached == reached.size())
-            {
-                simple = false;
-                break;
-            }
-            reached[nReached++] = k;
-        }
-        if (simple && nReached == 0)
-        {
-            // well inside one cell (or beyond its walls only) at once
-            sink.add(home, w*scalar(samples.points.size()));
-            return;
-        }
-        if (simple)
-        {
-            // the clusters' and points' distances inside the reached planes
-            FixedList<scalar, 12> offset;
-            FixedList<vector, 12> normal;
-            for (label r = 0; r < nReached; ++r)
-            {
-                const label k = reached[r];
-                normal[r] = planeNormals_[k];
-                offset[r] = planeOffsets_[k] - (normal[r] & x0);
-            }
-            label inHome = 0;   // points whose cubes lie in home
-            forAll(clusterCentres, clusteri)
-            {
-                const sef::VolumeSampleCluster& cluster = samples.clusters[clusteri];
-                const vector centre = rotation & clusterCentres[clusteri];
-                scalar nearest = GREAT;
-                for (label r = 0; r < nReached; ++r)
-                {
-                    nearest = min(nearest, offset[r] - (normal[r] & centre));
-                }
-                if (nearest > cluster.radius + halfWidth)
-                {
-                    inHome += label(cluster.end - cluster.begin);
-                    continue;
-                }
-                for (std::size_t j = cluster.begin; j < cluster.end; ++j)
-                {
-                    const vector q = rotation & bodyPoints[label(j)];
-                    cubeSplit split;
-                    bool beyond = false;
-                    for (label r = 0; r < nReached; ++r)
-                    {
-                        const scalar d = offset[r] - (normal[r] & q);
-                        beyond = beyond || d < 0;
-                        // (a cube keeps its part beyond a processor or
-                        // cyclic face, as addPoint does: the point's
-                        // cell is its own)
-                        const label across = planeNeighbours_[reached[r]];
-                        if (across >= 0) split.add(across, d, halfWidth);
-                    }
-                    if (beyond)
-                    {
-                        last = home;
-                        depositPoint(x0 + q);
-                    }
-                    else if (split.n == 0)
-                    {
-                        ++inHome;
-                    }
-                    else
-                    {
-                        addSplit(home, w, split, sink);
-                    }
-                }
-            }
-            if (inHome > 0) sink.add(home, w*scalar(inHome));
-            return;
-        }
-    }
+    if (pd.last >= 0 && owned && depositFromHome(pd, pd.last)) return;
 
     // the general case: a halo copy, or an owned particle whose centre no
-    // walk found
-    forAll(clusterCentres, clusteri)
-    {
-        const sef::VolumeSampleCluster& cluster = samples.clusters[clusteri];
-        const point centre = x0 + (rotation & clusterCentres[clusteri]);
-        // a halo copy's cluster beyond the mesh box is all its owner's
-        if (!owned && !meshBox_.overlaps(centre, sqr(cluster.radius))) continue;
-        // a cluster well inside one cell (no point near a face) goes at once
-        const label k = locate(centre);
-        // (a halo copy's points beyond a wall are its owner's: only a
-        // cluster inside every face of the cell)
-        if
-        (
-            k >= 0 && inside > cluster.radius + halfWidth
-         && (owned || clearance(centre, k) > cluster.radius + halfWidth)
-        )
-        {
-            sink.add(k, w*scalar(cluster.end - cluster.begin));
-            last = k;
-            continue;
-        }
-        for (std::size_t j = cluster.begin; j < cluster.end; ++j)
-        {
-            depositPoint(x0 + (rotation & bodyPoints[label(j)]));
-        }
-    }
+    // walk found (or whose home has more faces within reach than listed)
+    depositClusters(pd);
 }
 
 

@@ -86,30 +86,12 @@ void Foam::SuperellipsoidCloud<CloudType>::depositSource
 
 
 template<class CloudType>
-Foam::tmp<Foam::volVectorField>
-Foam::SuperellipsoidCloud<CloudType>::particlePressureGradient() const
+const Foam::volTensorField&
+Foam::SuperellipsoidCloud<CloudType>::reconstructionTensor() const
 {
-    // The fluid equations push the fluid by the pressure on faces,
-    // reconstruct(alphac_f snGrad(p) |S|) (UEqn.H, pEqn.H), with alphac_f
-    // interpolated from the cells. The particles must take the rest,
-    // reconstruct((1 - alphac_f) snGrad(p) |S|), for fluid and particles
-    // together to feel just the pressure on the domain's boundary (a bed's
-    // pressure drop is then the fluid force on it). That rest is linear in
-    // the cells' solids fractions theta = 1 - alphac:
-    //     sum_c V_c reconstruct(theta_f snGrad(p) |S|)_c = sum_c theta_c g_c,
-    // a face adding (B_O + B_N).S s theta_f, theta_f = w theta_O +
-    // (1 - w) theta_N, with B = V inv(sum_faces S S/|S|), reconstruct's own
-    // tensor. The particle volume in cell c then carries the gradient
-    // g_c/V_c, and a particle the average over the cells its volume is in
-    // (visitVolumeShares): in a uniform gradient, that gradient.
-    // Exact where theta -> alphac is linear: not where alphac is clipped at
-    // 1 - alphaMax, nor for the part of a particle on another processor.
-    const fvMesh& mesh = this->mesh();
-    const volScalarField& p = mesh.template lookupObject<volScalarField>("p");
-    const volScalarField& alphac = mesh.template lookupObject<volScalarField>("alphac");
-
     if (!reconstructionTensor_.valid())
     {
+        const fvMesh& mesh = this->mesh();
         reconstructionTensor_.reset
         (
             new volTensorField
@@ -126,28 +108,22 @@ Foam::SuperellipsoidCloud<CloudType>::particlePressureGradient() const
         // (the neighbours' across coupled patches)
         reconstructionTensor_->correctBoundaryConditions();
     }
-    const volTensorField& B = reconstructionTensor_();
+    return reconstructionTensor_();
+}
 
-    const tmp<surfaceScalarField> tw =
-        surfaceInterpolationScheme<scalar>::New
-        (
-            mesh, mesh.interpolationScheme("interpolate(" + alphac.name() + ')')
-        )().weights(alphac);
-    const surfaceScalarField& w = tw();
-    const tmp<surfaceScalarField> ts = fvc::snGrad(p);
-    const surfaceScalarField& s = ts();
+
+template<class CloudType>
+void Foam::SuperellipsoidCloud<CloudType>::addBoundaryPressurePushes
+(
+    const volTensorField& B,
+    const surfaceScalarField& w,
+    const surfaceScalarField& s,
+    const volScalarField& alphac,
+    vectorField& g
+) const
+{
+    const fvMesh& mesh = this->mesh();
     const surfaceVectorField& Sf = mesh.Sf();
-
-    vectorField g(mesh.nCells(), Zero);
-    const labelUList& owner = mesh.owner();
-    const labelUList& neighbour = mesh.neighbour();
-    forAll(neighbour, facei)
-    {
-        const label o = owner[facei], n = neighbour[facei];
-        const vector push = ((B[o] + B[n]) & Sf[facei])*s[facei];
-        g[o] += w[facei]*push;
-        g[n] += (1 - w[facei])*push;
-    }
     forAll(mesh.boundary(), patchi)
     {
         const fvPatch& patch = mesh.boundary()[patchi];
@@ -176,6 +152,69 @@ Foam::SuperellipsoidCloud<CloudType>::particlePressureGradient() const
             g[cells[i]] += follows[i]*(B[cells[i]] & pSf[i])*ps[i];
         }
     }
+}
+
+
+template<class CloudType>
+Foam::tmp<Foam::vectorField>
+Foam::SuperellipsoidCloud<CloudType>::pressurePushes
+(
+    const volScalarField& p,
+    const volScalarField& alphac
+) const
+{
+    const fvMesh& mesh = this->mesh();
+    const volTensorField& B = reconstructionTensor();
+
+    const tmp<surfaceScalarField> tw =
+        surfaceInterpolationScheme<scalar>::New
+        (
+            mesh, mesh.interpolationScheme("interpolate(" + alphac.name() + ')')
+        )().weights(alphac);
+    const surfaceScalarField& w = tw();
+    const tmp<surfaceScalarField> ts = fvc::snGrad(p);
+    const surfaceScalarField& s = ts();
+    const surfaceVectorField& Sf = mesh.Sf();
+
+    tmp<vectorField> tg(new vectorField(mesh.nCells(), Zero));
+    vectorField& g = tg.ref();
+    const labelUList& owner = mesh.owner();
+    const labelUList& neighbour = mesh.neighbour();
+    forAll(neighbour, facei)
+    {
+        const label o = owner[facei], n = neighbour[facei];
+        const vector push = ((B[o] + B[n]) & Sf[facei])*s[facei];
+        g[o] += w[facei]*push;
+        g[n] += (1 - w[facei])*push;
+    }
+    addBoundaryPressurePushes(B, w, s, alphac, g);
+    return tg;
+}
+
+
+template<class CloudType>
+Foam::tmp<Foam::volVectorField>
+Foam::SuperellipsoidCloud<CloudType>::particlePressureGradient() const
+{
+    // The fluid equations push the fluid by the pressure on faces,
+    // reconstruct(alphac_f snGrad(p) |S|) (UEqn.H, pEqn.H), with alphac_f
+    // interpolated from the cells. The particles must take the rest,
+    // reconstruct((1 - alphac_f) snGrad(p) |S|), for fluid and particles
+    // together to feel just the pressure on the domain's boundary (a bed's
+    // pressure drop is then the fluid force on it). That rest is linear in
+    // the cells' solids fractions theta = 1 - alphac:
+    //     sum_c V_c reconstruct(theta_f snGrad(p) |S|)_c = sum_c theta_c g_c,
+    // a face adding (B_O + B_N).S s theta_f, theta_f = w theta_O +
+    // (1 - w) theta_N, with B = V inv(sum_faces S S/|S|), reconstruct's own
+    // tensor. The particle volume in cell c then carries the gradient
+    // g_c/V_c, and a particle the average over the cells its volume is in
+    // (visitVolumeShares): in a uniform gradient, that gradient.
+    // Exact where theta -> alphac is linear: not where alphac is clipped at
+    // 1 - alphaMax, nor for the part of a particle on another processor.
+    const fvMesh& mesh = this->mesh();
+    const volScalarField& p = mesh.template lookupObject<volScalarField>("p");
+    const volScalarField& alphac = mesh.template lookupObject<volScalarField>("alphac");
+    const tmp<vectorField> g = pressurePushes(p, alphac);
 
     tmp<volVectorField> tgradp
     (
@@ -188,7 +227,7 @@ Foam::SuperellipsoidCloud<CloudType>::particlePressureGradient() const
         )
     );
     volVectorField& gradp = tgradp.ref();
-    gradp.primitiveFieldRef() = g/mesh.V().field();
+    gradp.primitiveFieldRef() = g()/mesh.V().field();
     // the fluid's alphac came through the filter (self-adjoint,
     // volumeFractionFilter.H): sum_c V_c filter(theta)_c G_c = sum_c V_c
     // theta_c filter(G)_c, so the particles sample the filtered gradient
