@@ -7,8 +7,8 @@
 #include <random>
 #include <string>
 
-#include "dem/BoxWalls.hpp"
-#include "dem/DemEngine.hpp"
+#include "dem/walls/BoxWalls.hpp"
+#include "dem/engine/DemEngine.hpp"
 
 using namespace sef;
 using namespace sef::dem;

@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "dem/BoxWalls.hpp"
-#include "dem/DemEngine.hpp"
+#include "dem/walls/BoxWalls.hpp"
+#include "dem/engine/DemEngine.hpp"
 
 using namespace sef;
 using namespace sef::dem;

@@ -14,7 +14,7 @@
 
 #include <random>
 
-#include "dem/DemEngine.hpp"
+#include "dem/engine/DemEngine.hpp"
 #include "hydrodynamics/FluidForces.hpp"
 
 using namespace sef;

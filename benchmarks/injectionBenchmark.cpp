@@ -1,4 +1,4 @@
-// Random injection by the true shape (dem/RandomInjection.hpp,
+// Random injection by the true shape (dem/injection/RandomInjection.hpp,
 // benchmarks/README.md): 1e4 particles at 20 % solids by their own volume
 // in a closed cubic box (region = box, walls = its faces, the domain tests a
 // solver passes: bounding sphere clear of the walls, else the exact body).
@@ -11,9 +11,9 @@
 #include <cmath>
 #include <vector>
 
-#include "dem/BoxWalls.hpp"
-#include "dem/RandomInjection.hpp"
-#include "dem/WallClearance.hpp"
+#include "dem/walls/BoxWalls.hpp"
+#include "dem/injection/RandomInjection.hpp"
+#include "dem/injection/WallClearance.hpp"
 
 using namespace sef;
 using namespace sef::dem;

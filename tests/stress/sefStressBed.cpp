@@ -16,9 +16,9 @@
 // particles meet edges and vertices between coplanar faces); injection with
 // the dry solver's random non-overlapping region injection.
 #include "FloatingPointTraps.hpp"
-#include "dem/BoxWalls.hpp"
-#include "dem/DemEngine.hpp"
-#include "dem/RandomInjection.hpp"
+#include "dem/walls/BoxWalls.hpp"
+#include "dem/engine/DemEngine.hpp"
+#include "dem/injection/RandomInjection.hpp"
 #include "contact/PairContact.hpp"
 
 #include <deque>

@@ -55,11 +55,11 @@ Description
 #include "wallLoads.H"
 #include "particleFeeder.H"
 
-#include "dem/DemEngine.hpp"
+#include "dem/engine/DemEngine.hpp"
 
 #include <algorithm>
 #include <fstream>
-#include "dem/RandomInjection.hpp"
+#include "dem/injection/RandomInjection.hpp"
 #include "geometry/PosedShape.hpp"
 
 using namespace Foam;

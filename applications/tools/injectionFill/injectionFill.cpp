@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "contact/PairContact.hpp"
-#include "dem/BoxWalls.hpp"
-#include "dem/RandomInjection.hpp"
-#include "dem/WallClearance.hpp"
+#include "dem/walls/BoxWalls.hpp"
+#include "dem/injection/RandomInjection.hpp"
+#include "dem/injection/WallClearance.hpp"
 
 using namespace sef;
 using namespace sef::dem;

@@ -14,7 +14,7 @@
 //                          to the Coulomb cone |J_t| <= mu J_n; outside it
 //                          the contact slides with |J_t| = mu J_n.
 //
-// Rolling resistance (any model; dem/SequentialImpulseSolver.hpp): an
+// Rolling resistance (any model; dem/engine/SequentialImpulseSolver.hpp): an
 // angular impulse opposing the relative angular velocity perpendicular to
 // the normal, at most mu_r R_eff J_n per substep (constant directional
 // torque; Ai et al., Powder Technol. 206 (2011) 269, model A).

@@ -1,7 +1,7 @@
 #pragma once
 // THE impulse law of one contact: used by the isolated-collision module
 // (collision/ImpulseResolution.hpp, target = -eps_n u_n) and inside the sweeps
-// of the sequential-impulse solver (dem/SequentialImpulseSolver.hpp).
+// of the sequential-impulse solver (dem/engine/SequentialImpulseSolver.hpp).
 //
 // It maps the contact's FREE relative velocity u_free (u = v_2P - v_1P
 // without the contact's own impulse) to the TOTAL impulse J on body 2 (body 1

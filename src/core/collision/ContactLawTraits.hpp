@@ -1,7 +1,7 @@
 #pragma once
 // What a contact solver may know of a law without evaluating it, asked of
 // the law: the DEM engine and the sequential-impulse solver
-// (dem/DemImpulseStage.cpp, dem/SequentialImpulseSolver.cpp) take their
+// (dem/engine/DemImpulseStage.cpp, dem/engine/SequentialImpulseSolver.cpp) take their
 // shortcuts from these answers and never from the model's name. A new law
 // (collision/CollisionParameters.hpp) answers each of them here, next to
 // its impulse (collision/ContactImpulseLaw.cpp); the switches have no
@@ -45,7 +45,7 @@ constexpr bool needsInverseCompliance(CollisionModel model) {
 // the sequential-impulse solver then solves the contact as its normal row
 // and its tangential block projected onto the friction disc, which
 // converges where the law's stick/slide switch does not
-// (dem/SequentialImpulseSolver.hpp); a contact on its own takes the law.
+// (dem/engine/SequentialImpulseSolver.hpp); a contact on its own takes the law.
 constexpr bool solvedAsClusterFriction(const CollisionParameters& law) {
     switch (law.model) {
     case CollisionModel::coulomb: return law.friction > 0.0;

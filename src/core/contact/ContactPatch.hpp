@@ -43,7 +43,7 @@
 // the faces within that distance of each other. A face resting with a
 // smaller overlap than usual (1e-5 d_eq is seen in beds) still holds its
 // rim; the overlap patch alone then shrinks to a spot and loses it. The DEM solver adds them as velocity
-// constraints (dem/DemEngine.cpp), so a face that rotates into its partner
+// constraints (dem/engine/DemEngine.cpp), so a face that rotates into its partner
 // is stopped at the patch edge, as a flat face resting on a flat face is.
 // A rim point is kept only at least kRimMinimum times the flat body's
 // half-width (in that direction) away from the centroid: a smaller patch is

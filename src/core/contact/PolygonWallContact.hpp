@@ -75,7 +75,7 @@ ContactResult detectValidatedPolygonWallContact(const Superellipsoid& shape, con
 
 // The face answer of a particle that has slid across the face normal and
 // turned about it since its kept patch was found (the caller bounds the
-// motion, dem/PairGeometryReuse.hpp): its deepest point is the kept one
+// motion, dem/engine/PairGeometryReuse.hpp): its deepest point is the kept one
 // moved with it, its depth that point's below the plane now, and its patch
 // the kept outlines moved with it and cut by the floor's edges
 // (ContactPatch.hpp, keptWallPatch), as the face branch of

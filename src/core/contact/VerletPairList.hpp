@@ -11,7 +11,7 @@
 // particles may change between calls: the list is kept per identity (both
 // directions of every pair) and mapped to the current indices. Why: large
 // systems are processed in spatial order recomputed at every step
-// (dem/DemEngine.cpp), and in a falling bed some particle changes its cell
+// (dem/engine/DemEngine.cpp), and in a falling bed some particle changes its cell
 // almost every step; keyed by position in the order, the list was rebuilt
 // at every such step (14 % of a 1e4-particle filling step, against nothing
 // at 1e3, which keeps its order).

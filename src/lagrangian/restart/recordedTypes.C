@@ -2,7 +2,7 @@
 #include "error.H"
 #include "Pstream.H"
 #include "PstreamReduceOps.H"
-#include "dem/TypeIdentity.hpp"
+#include "dem/particles/TypeIdentity.hpp"
 
 #include <ostream>
 

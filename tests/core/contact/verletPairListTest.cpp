@@ -56,7 +56,7 @@ TEST(VerletPairList, SamePairsInTheSameOrderAsTheCellGrid) {
 }
 
 // Large systems are processed in a spatial order that changes from step to
-// step (dem/DemEngine.cpp): the same particles in another order, moved by
+// step (dem/engine/DemEngine.cpp): the same particles in another order, moved by
 // less than the skin, keep the list (no rebuild) and still give exactly the
 // cell grid's pairs in its order. Ids need not be compact (a sorted lookup
 // then) and a repeated id forces a rebuild.

@@ -1,8 +1,8 @@
 #pragma once
 // Small helpers for the DEM tests: walls of an axis-aligned box.
-#include "dem/BoxWalls.hpp"
-#include "dem/DemEngine.hpp"
-#include "dem/WallSet.hpp"
+#include "dem/walls/BoxWalls.hpp"
+#include "dem/engine/DemEngine.hpp"
+#include "dem/walls/WallSet.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Coulomb friction inside contact clusters (dem/SequentialImpulseSolver.hpp),
+// Coulomb friction inside contact clusters (dem/engine/SequentialImpulseSolver.hpp),
 // at the solver level: body 0 rests on a floor, body 1 rests on body 0, the
 // gravity of one substep h is tilted by theta towards +x (both bodies start
 // the substep with v = g h). Contacts act at the centres (zero arms), so the
@@ -9,7 +9,7 @@
 //   tan(theta) > mu: the pair slides on the floor together with
 //     u_x = g h (sin(theta) - mu cos(theta)); body 1 sticks to body 0; the
 //     floor friction is exactly mu times its normal impulse.
-#include "dem/SequentialImpulseSolver.hpp"
+#include "dem/engine/SequentialImpulseSolver.hpp"
 
 #include <gtest/gtest.h>
 

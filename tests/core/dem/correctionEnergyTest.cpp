@@ -1,4 +1,4 @@
-// Overlap removal pays the potential energy it adds (dem/CorrectionEnergy.cpp):
+// Overlap removal pays the potential energy it adds (dem/engine/CorrectionEnergy.cpp):
 // pairs of random shapes (eps 0.2-1.8, 16 bodies) dropped on a floor at a
 // 0.3 rad tilt, Coulomb mu 0.3, e 0.5, no rolling resistance, one substep
 // per step so that every substep is seen. From 0.3 s on (the impacts are
@@ -12,7 +12,7 @@
 // what it sank in the drift (its sweeps stop at a tolerance), which no
 // kinetic energy can pay.
 #include "DemTestSupport.hpp"
-#include "dem/DemEngine.hpp"
+#include "dem/engine/DemEngine.hpp"
 
 #include <gtest/gtest.h>
 

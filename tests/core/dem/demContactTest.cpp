@@ -1,7 +1,7 @@
 // Contact bookkeeping: duplicate wall contacts, one partner per particle.
 #include <gtest/gtest.h>
 
-#include "dem/DemContact.hpp"
+#include "dem/engine/DemContact.hpp"
 
 using namespace sef;
 using namespace sef::dem;

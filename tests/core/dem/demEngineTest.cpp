@@ -12,7 +12,7 @@
 
 #include "DemTestSupport.hpp"
 #include "contact/PairContact.hpp"
-#include "dem/DemEngine.hpp"
+#include "dem/engine/DemEngine.hpp"
 
 using namespace sef;
 using namespace sef::dem;

@@ -6,7 +6,7 @@
 // rotational relaxation of a sphere, a stiff rotational drag without
 // overshoot, the Jeffery orbit period in simple shear, momentum bookkeeping
 // of the drag impulses with collisions, and bad input.
-#include "dem/DemEngine.hpp"
+#include "dem/engine/DemEngine.hpp"
 #include "hydrodynamics/EllipsoidResistance.hpp"
 #include "hydrodynamics/ResistanceTensors.hpp"
 

@@ -1,4 +1,4 @@
-// Reuse of narrow-phase answers (dem/PairGeometryReuse.hpp): the reused depth
+// Reuse of narrow-phase answers (dem/engine/PairGeometryReuse.hpp): the reused depth
 // against the exact query after small relative motions, the tolerance gates,
 // and the flat-patch flag.
 #include "../contact/ContactTestSupport.hpp"
@@ -6,8 +6,8 @@
 #include "DemTestSupport.hpp"
 #include "contact/CommonNormalNewton.hpp"
 #include "contact/ContactPatch.hpp"
-#include "dem/PairGeometryReuse.hpp"
-#include "dem/WallFaceContact.hpp"
+#include "dem/engine/PairGeometryReuse.hpp"
+#include "dem/walls/WallFaceContact.hpp"
 
 #include <gtest/gtest.h>
 

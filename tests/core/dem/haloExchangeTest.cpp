@@ -1,4 +1,4 @@
-// Decomposed DEM steps (dem/HaloExchange.hpp) against the serial step: two
+// Decomposed DEM steps (dem/boundaries/HaloExchange.hpp) against the serial step: two
 // "processors" are two engines on two threads, split by the plane x = 0,
 // exchanging halo states and corrections in memory every substep; between
 // steps the particles are redistributed by their new centres and the
@@ -15,8 +15,8 @@
 #include <thread>
 
 #include "DemTestSupport.hpp"
-#include "dem/DemEngine.hpp"
-#include "dem/HaloExchange.hpp"
+#include "dem/engine/DemEngine.hpp"
+#include "dem/boundaries/HaloExchange.hpp"
 
 using namespace sef;
 using namespace sef::dem;

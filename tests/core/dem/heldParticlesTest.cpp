@@ -7,8 +7,8 @@
 // bed settles on a held layer without falling through.
 #include "DemTestSupport.hpp"
 #include "contact/PairContact.hpp"
-#include "dem/DemEngine.hpp"
-#include "dem/Subcycling.hpp"
+#include "dem/engine/DemEngine.hpp"
+#include "dem/step/Subcycling.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // stream reproduces the correlation's drag, lift and pitching torque at
 // every angle and Re; through the DEM step a settling prolate spheroid turns
 // broadside, a sphere does not turn, and the Stokes model keeps the tilt.
-#include "dem/DemEngine.hpp"
+#include "dem/engine/DemEngine.hpp"
 #include "hydrodynamics/FluidForces.hpp"
 #include "hydrodynamics/IncidenceForces.hpp"
 

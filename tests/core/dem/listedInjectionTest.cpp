@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "dem/RandomInjection.hpp"
+#include "dem/injection/RandomInjection.hpp"
 
 using namespace sef;
 using namespace sef::dem;

@@ -1,9 +1,9 @@
-// Walls moving along their own surface (dem/WallMotion.hpp) against the
+// Walls moving along their own surface (dem/walls/WallMotion.hpp) against the
 // analytic answers of Coulomb friction: a block and a sphere on a conveyor
 // belt, a block on a turntable, a block in a rotating drum; walls replaced
 // between steps (a gate that opens).
 #include "DemTestSupport.hpp"
-#include "dem/DemEngine.hpp"
+#include "dem/engine/DemEngine.hpp"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "DemTestSupport.hpp"
-#include "dem/NearFaceCache.hpp"
+#include "dem/engine/NearFaceCache.hpp"
 
 using namespace sef;
 using namespace sef::dem;

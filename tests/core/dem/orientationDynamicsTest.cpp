@@ -10,7 +10,7 @@
 // and whose (x, y) part runs on the ellipse q_x^2 + r^2 q_y^2 = const.
 // So the orbit constant C = sqrt(p_x^2 + r^2 p_y^2) / (r |p_z|) is kept
 // exactly, and the period is T = 2 pi (r + 1/r) / G.
-#include "dem/DemEngine.hpp"
+#include "dem/engine/DemEngine.hpp"
 #include "hydrodynamics/FluidForces.hpp"
 
 #include <gtest/gtest.h>

@@ -8,7 +8,7 @@
 // reordered the particles.
 #include <gtest/gtest.h>
 
-#include "dem/OutletCrossing.hpp"
+#include "dem/boundaries/OutletCrossing.hpp"
 
 using namespace sef;
 using namespace sef::dem;

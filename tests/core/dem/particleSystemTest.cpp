@@ -6,7 +6,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "dem/ParticleSystem.hpp"
+#include "dem/particles/ParticleSystem.hpp"
 
 using namespace sef;
 using namespace sef::dem;

@@ -4,8 +4,8 @@
 #include "DemTestSupport.hpp"
 #include "contact/ContactPatch.hpp"
 #include "contact/PairContact.hpp"
-#include "dem/DemEngine.hpp"
-#include "dem/WallFaceContact.hpp"
+#include "dem/engine/DemEngine.hpp"
+#include "dem/walls/WallFaceContact.hpp"
 
 #include <gtest/gtest.h>
 

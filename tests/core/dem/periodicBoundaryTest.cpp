@@ -1,4 +1,4 @@
-// Periodic boundaries (dem/PeriodicLattice.hpp, dem/PeriodicImages.hpp):
+// Periodic boundaries (dem/boundaries/PeriodicLattice.hpp, dem/boundaries/PeriodicImages.hpp):
 // contacts across a periodic boundary against the same contact in the
 // interior, and a periodic gas that must keep its momentum and energy.
 #include <gtest/gtest.h>
@@ -9,9 +9,9 @@
 
 #include "DemTestSupport.hpp"
 #include "contact/PairContact.hpp"
-#include "dem/BoxWalls.hpp"
-#include "dem/DemEngine.hpp"
-#include "dem/PeriodicImages.hpp"
+#include "dem/walls/BoxWalls.hpp"
+#include "dem/engine/DemEngine.hpp"
+#include "dem/boundaries/PeriodicImages.hpp"
 
 using namespace sef;
 using namespace sef::dem;

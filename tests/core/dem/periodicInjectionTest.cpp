@@ -13,7 +13,7 @@
 
 #include "contact/PairContact.hpp"
 #include "DemTestSupport.hpp"
-#include "dem/RandomInjection.hpp"
+#include "dem/injection/RandomInjection.hpp"
 
 using namespace sef;
 using namespace sef::dem;

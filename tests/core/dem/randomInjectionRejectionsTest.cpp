@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "dem/RandomInjection.hpp"
+#include "dem/injection/RandomInjection.hpp"
 
 using namespace sef;
 using namespace sef::dem;

@@ -1,10 +1,10 @@
-// Rolling resistance (law rollingFriction, dem/SequentialImpulseSolver.hpp):
+// Rolling resistance (law rollingFriction, dem/engine/SequentialImpulseSolver.hpp):
 // the analytic deceleration of a spinning sphere, and what it is for: a
 // frictionless body rocking on a curved face keeps its energy for ever
 // without it, and comes to rest with it.
 #include "DemTestSupport.hpp"
 #include "collision/CollisionParameters.hpp"
-#include "dem/DemEngine.hpp"
+#include "dem/engine/DemEngine.hpp"
 
 #include <gtest/gtest.h>
 

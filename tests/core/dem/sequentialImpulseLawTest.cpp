@@ -9,7 +9,7 @@
 #include <random>
 
 #include "collision/ImpulseResolution.hpp"
-#include "dem/SequentialImpulseSolver.hpp"
+#include "dem/engine/SequentialImpulseSolver.hpp"
 #include "kinematics/OrientationUpdate.hpp"
 #include "../support/RandomBodies.hpp"
 
@@ -81,7 +81,7 @@ TEST(SequentialImpulseLaw, SingleContactEqualsIsolatedCollision) {
 
 // The DEM engine keeps a carried contact's K while the pair's relative pose
 // stays within the reuse tolerance and the smaller id's body has turned by
-// less than it (dem/DemEngine.cpp): then the arms and inertias turn with that
+// less than it (dem/engine/DemEngine.cpp): then the arms and inertias turn with that
 // body, so K turns as R K R^T and changes by about 2 theta |K|. Checked by
 // the set-up itself for random pairs turned rigidly by theta = 1e-5; and the
 // K given to setUpContact is used as it is.

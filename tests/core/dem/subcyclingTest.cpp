@@ -1,6 +1,6 @@
-// automaticSubcycles (dem/Subcycling.hpp): the count that keeps each
+// automaticSubcycles (dem/step/Subcycling.hpp): the count that keeps each
 // particle's travel per substep within the fraction of its d_eq, by hand.
-#include "dem/Subcycling.hpp"
+#include "dem/step/Subcycling.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-// advanceTimeStep (dem/TimeStep.hpp): the one time step of both solvers. The
+// advanceTimeStep (dem/step/TimeStep.hpp): the one time step of both solvers. The
 // order of its parts, the substep count against Subcycling's rule by hand,
 // the copies' reach 2 (v + a dt) dt, and free flight against the exact
 // parabola.
-#include "dem/TimeStep.hpp"
+#include "dem/step/TimeStep.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // mapRecordedTypes: particle types matched by name across a restart.
 #include <gtest/gtest.h>
 
-#include "dem/TypeIdentity.hpp"
+#include "dem/particles/TypeIdentity.hpp"
 
 using namespace sef::dem;
 

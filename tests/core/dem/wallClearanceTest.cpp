@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "DemTestSupport.hpp"
-#include "dem/WallClearance.hpp"
+#include "dem/injection/WallClearance.hpp"
 #include "geometry/Superellipsoid.hpp"
 
 using namespace sef;

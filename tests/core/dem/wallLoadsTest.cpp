@@ -8,7 +8,7 @@
 #include <random>
 
 #include "DemTestSupport.hpp"
-#include "dem/DemEngine.hpp"
+#include "dem/engine/DemEngine.hpp"
 
 using namespace sef;
 using namespace sef::dem;

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "DemTestSupport.hpp"
-#include "dem/WallSet.hpp"
+#include "dem/walls/WallSet.hpp"
 
 using namespace sef;
 using namespace sef::dem;

@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "dem/WarmStartCache.hpp"
+#include "dem/engine/WarmStartCache.hpp"
 
 using namespace sef;
 using namespace sef::dem;

@@ -4,7 +4,7 @@
 // accelerated from rest with the drag off reaches the velocity of its exact
 // added mass along and across its axis, and a spin decays with the added
 // moment of inertia.
-#include "dem/DemEngine.hpp"
+#include "dem/engine/DemEngine.hpp"
 #include "hydrodynamics/AddedMass.hpp"
 #include "hydrodynamics/FluidForces.hpp"
 

@@ -4,7 +4,7 @@
 // at finite Re through the DEM step (forces re-evaluated every step, as the
 // cloud does) against an independent root of the correlation, buoyancy and
 // pressure gradient, and bad input.
-#include "dem/DemEngine.hpp"
+#include "dem/engine/DemEngine.hpp"
 #include "HydrodynamicTestSupport.hpp"
 #include "hydrodynamics/EllipsoidResistance.hpp"
 #include "hydrodynamics/FluidForces.hpp"

@@ -16,7 +16,7 @@ Description
 #include "OFstream.H"
 #include "IStringStream.H"
 #include "IOField.H"
-#include "dem/Subcycling.hpp"
+#include "dem/step/Subcycling.hpp"
 #include "storedCloud.H"
 #include "restartedState.H"
 #include "recordedTypes.H"

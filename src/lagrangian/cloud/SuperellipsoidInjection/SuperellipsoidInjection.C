@@ -10,7 +10,7 @@ Description
 #include "meshWallFaces.H"
 #include "meshPeriodicity.H"
 #include "foamEigen.H"
-#include "dem/WallClearance.hpp"
+#include "dem/injection/WallClearance.hpp"
 #include "Time.H"
 #include "polyMesh.H"
 
