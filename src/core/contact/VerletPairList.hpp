@@ -68,7 +68,7 @@ private:
     // keep the order of the build (sameOrder_, the usual case) a slot is a
     // current index, and a pair is visited from its smaller index; this
     // skips the other half of the list and its loads of far particles
-    // (the loop was 9 % of a settled 1000-particle bed).
+    // (that loop would cost 9 % of a settled 1000-particle bed).
     std::vector<int> upperStart_, upperPartners_;
     bool sameOrder_ = false;
     // identity -> slot: a table over [identityBase_, identityBase_ + size)
@@ -110,7 +110,7 @@ void VerletPairList::forEachCandidatePair(const std::vector<Vec3>& centres,
             }
         }
         // (mostly in order already: partners are stored by cell at the build
-        // and few move cells between builds; the sort was 2 % of a settled bed)
+        // and few move cells between builds; a full sort costs 2 % of a settled bed)
         if (!std::is_sorted(visits_.begin(), visits_.end())) std::sort(visits_.begin(), visits_.end());
         for (const auto& cellAndJ : visits_) visit(i, cellAndJ.second);
     }

@@ -13,7 +13,7 @@
 // Blocky shapes: eps = 0.2 and 0.25 give p = 2/eps = 10 and 8
 // exactly (2/0.2 rounds to 10), so the implicit function and its
 // derivatives raise to p and p - 1 = 9, 7: integer powers, done by
-// squaring (pow was 40 % of a blocky pair query, perf/callgrind). eps = 0.25
+// squaring (std::pow takes 40 % of a blocky pair query, perf/callgrind). eps = 0.25
 // also gives 1/e = 7/8 in the support map: three square roots.
 // Exponents without a closed form here (eps = 0.2: 1/9 and -1/10) go to
 // PowLanes.hpp in the support map, batched; hasClosedFormPow tells which.

@@ -52,7 +52,7 @@ void DemEngine::Impl::selectActiveContacts() {
         }
     } else {
         // (swapped, not copied: detect clears both before it fills them
-        // again; a copy of every contact was 3 % of a settled bed's time)
+        // again; a copy of every contact would cost 3 % of a settled bed's time)
         active.swap(contacts);
         activeSlot.swap(contactSlot);
     }

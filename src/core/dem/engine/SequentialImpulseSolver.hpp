@@ -81,7 +81,7 @@ struct SolverContact {
     Vec3 angular1 = Vec3::Zero(), angular2 = Vec3::Zero(); // I^-1 (r x n)
     const CollisionParameters* law = nullptr;
     Vec3 impulse = Vec3::Zero();        // accumulated, on body 2 (body 1 gets -impulse)
-    double normalMass = 0.0;            // (no tangential impulse) 1 / (n.K n): a visit multiplies (a divide was 5 % of a sweep)
+    double normalMass = 0.0;            // (no tangential impulse) 1 / (n.K n): a visit multiplies (a divide costs 5 % of a sweep)
     // Coulomb contacts inside a cluster (set by solveSequentialImpulses):
     // tangential target eps_t u_t (fixed at the start of the substep, like
     // the normal target; set by the caller, zero for resting contacts),

@@ -8,7 +8,7 @@
 // contact carried on (its narrow-phase reference reused) is re-recorded by
 // marking its entry, not by copying it. Why: a settled bed carries ~95 % of
 // its ~5000 entries (320 bytes each) every substep; copying them into a new
-// table and re-indexing it was ~10 % of the step (benchmarks/README.md).
+// table and re-indexing it would cost ~10 % of the step (benchmarks/README.md).
 // An open-addressing table (linear probing, at most half full) maps keys to
 // pool indices, each with 32 other bits of its key's hash: a probe compares
 // those before it reads an entry (in a large system the pool is far larger
