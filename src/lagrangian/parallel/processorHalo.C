@@ -207,32 +207,50 @@ void Foam::processorHalo::exchange
     Unpack unpack
 )
 {
+    // Point to point with the neighbours only: the counts are the step's
+    // (build), so no processor asks the others what they send
     stopwatch watch(seconds_);
-    PstreamBuffers buffers(Pstream::commsTypes::nonBlocking);
+    const label startOfRequests = UPstream::nRequests();
+    List<scalarList> received(receiveCounts.size());
+    forAll(receiveCounts, proci)
+    {
+        if (!receiveCounts[proci]) continue;
+        scalarList& b = received[proci];
+        b.setSize(receiveCounts[proci]*doublesPerBody);
+        UIPstream::read
+        (
+            UPstream::commsTypes::nonBlocking, proci,
+            reinterpret_cast<char*>(b.data()), b.byteSize()
+        );
+    }
+    List<scalarList> sent(sendCounts.size());
     std::size_t next = 0;
     forAll(sendCounts, proci)
     {
         if (!sendCounts[proci]) continue;
-        scalarList b(sendCounts[proci]*doublesPerBody);
+        scalarList& b = sent[proci];
+        b.setSize(sendCounts[proci]*doublesPerBody);
         label k = 0;
         for (label j = 0; j < sendCounts[proci]; ++j)
         {
             pack(b, k, next++);
         }
-        UOPstream os(proci, buffers);
-        os << b;
+        UOPstream::write
+        (
+            UPstream::commsTypes::nonBlocking, proci,
+            reinterpret_cast<const char*>(b.cdata()), b.byteSize()
+        );
+        ++messagesSent_;
+        bytesSent_ += double(b.byteSize());
     }
-    buffers.finishedSends();
+    UPstream::waitRequests(startOfRequests);
     next = 0;
     forAll(receiveCounts, proci)
     {
-        if (!receiveCounts[proci]) continue;
-        UIPstream is(proci, buffers);
-        const scalarList b(is);
         label k = 0;
         for (label j = 0; j < receiveCounts[proci]; ++j)
         {
-            unpack(b, k, next++);
+            unpack(received[proci], k, next++);
         }
     }
     ++exchanges_;
@@ -313,10 +331,23 @@ std::vector<char> Foam::ownedFlags(const std::vector<std::int64_t>& ids)
 }
 
 
+Foam::labelList Foam::processorHalo::neighbours() const
+{
+    // (symmetric: p sends copies to q exactly when q receives them from p)
+    labelList result;
+    forAll(sendTo_, proci)
+    {
+        if (!sendTo_[proci].empty() || receivedFrom_[proci] > 0) result.append(proci);
+    }
+    return result;
+}
+
+
 void Foam::moveContactMemory
 (
     sef::dem::DemEngine& engine,
-    const std::vector<char>& ownedFlag
+    const std::vector<char>& ownedFlag,
+    const processorHalo& halo
 )
 {
     const auto owned = [&ownedFlag](std::int64_t id)
@@ -325,25 +356,70 @@ void Foam::moveContactMemory
     };
     std::stringstream moved;
     engine.extractState(owned, moved);
-    const std::string bytes = moved.str();
-    const List<char> outgoing(bytes.begin(), bytes.end());
+    const std::string outgoing = moved.str();
 
-    PstreamBuffers buffers(Pstream::commsTypes::nonBlocking);
-    for (label proci = 0; proci < Pstream::nProcs(); ++proci)
+    // A particle changes processor only to one that held its copy in the
+    // step (the halo's reach covers its travel), so the memory goes to the
+    // step's neighbours: first the sizes, then the bytes, point to point
+    const labelList neighbours = halo.neighbours();
+    labelList incomingSize(neighbours.size(), 0);
+    const label outgoingSize = label(outgoing.size());
+    label start = UPstream::nRequests();
+    forAll(neighbours, k)
     {
-        if (proci == Pstream::myProcNo()) continue;
-        UOPstream os(proci, buffers);
-        os << outgoing;
+        UIPstream::read
+        (
+            UPstream::commsTypes::nonBlocking, neighbours[k],
+            reinterpret_cast<char*>(&incomingSize[k]), sizeof(label)
+        );
     }
-    buffers.finishedSends();
-    for (label proci = 0; proci < Pstream::nProcs(); ++proci)
+    forAll(neighbours, k)
     {
-        if (proci == Pstream::myProcNo()) continue;
-        UIPstream is(proci, buffers);
-        const List<char> incoming(is);
-        std::stringstream received(std::string(incoming.begin(), incoming.end()));
+        UOPstream::write
+        (
+            UPstream::commsTypes::nonBlocking, neighbours[k],
+            reinterpret_cast<const char*>(&outgoingSize), sizeof(label)
+        );
+    }
+    UPstream::waitRequests(start);
+    List<std::string> incoming(neighbours.size());
+    start = UPstream::nRequests();
+    forAll(neighbours, k)
+    {
+        if (!incomingSize[k]) continue;
+        incoming[k].resize(std::size_t(incomingSize[k]));
+        UIPstream::read
+        (
+            UPstream::commsTypes::nonBlocking, neighbours[k],
+            &incoming[k][0], incomingSize[k]
+        );
+    }
+    if (outgoingSize)
+    {
+        forAll(neighbours, k)
+        {
+            UOPstream::write
+            (
+                UPstream::commsTypes::nonBlocking, neighbours[k],
+                outgoing.data(), outgoingSize
+            );
+        }
+    }
+    UPstream::waitRequests(start);
+    forAll(neighbours, k)
+    {
+        if (!incomingSize[k]) continue;
+        std::stringstream received(incoming[k]);
         engine.mergeState(received, owned);   // what belongs to our particles
     }
+}
+
+
+void Foam::haloTraffic(const processorHalo* halo, scalar& messages, scalar& bytes)
+{
+    const scalar exchanges = halo ? max(scalar(halo->exchanges()), 1.0) : 1.0;
+    messages = returnReduce(halo ? halo->messagesSent()/exchanges : 0.0, maxOp<scalar>());
+    bytes = returnReduce(halo ? halo->bytesSent()/exchanges : 0.0, maxOp<scalar>());
 }
 
 

@@ -248,7 +248,7 @@ void Foam::particleStepper::finishStep
     if (returnReduce(changed, orOp<bool>()))
     {
         // the contact memory follows the particles that changed processor
-        moveContactMemory(engine, ownedFlags(ps.id));
+        moveContactMemory(engine, ownedFlags(ps.id), *halo_);
     }
 }
 

@@ -501,7 +501,7 @@ void Foam::SuperellipsoidCloud<CloudType>::motion
         std::vector<std::int64_t> ids;
         ids.reserve(this->size());
         for (const parcelType& p : *this) ids.push_back(p.particleId());
-        moveContactMemory(*engine_, ownedFlags(ids));
+        moveContactMemory(*engine_, ownedFlags(ids), *stepper_->halo());
     }
     totals_.trackSeconds += clock.elapsedTime();
 }
@@ -583,6 +583,8 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
     const double meanComm = returnReduce(comm, sumOp<double>())/Pstream::nProcs();
     const double meanCompute = returnReduce(compute, sumOp<double>())/Pstream::nProcs();
     const double maxCompute = returnReduce(compute, maxOp<double>());
+    scalar messagesPerExchange = 0, bytesPerExchange = 0;
+    haloTraffic(halo, messagesPerExchange, bytesPerExchange);
     // the particles' mass-weighted mean velocity at the end (a periodic
     // suspension's settling, a column's flow)
     vector momentum = Zero;
@@ -627,6 +629,8 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
         << "  \"correctionEnergyUnpaid\": " << t.correctionEnergyUnpaid << ",\n"
         << "  \"processors\": " << Pstream::nProcs() << ",\n"
         << "  \"haloParticlesPerStep\": " << stepper_->counts().haloParticles/steps << ",\n"
+        << "  \"haloMessagesPerExchange\": " << messagesPerExchange << ",\n"
+        << "  \"haloBytesPerExchange\": " << bytesPerExchange << ",\n"
         << "  \"communicationSeconds\": " << meanComm << ",\n"
         << "  \"loadImbalance\": " << (meanCompute > 0 ? maxCompute/meanCompute : 1) << ",\n"
         << "  \"wallSeconds\": " << wallSeconds << ",\n"
