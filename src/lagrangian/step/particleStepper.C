@@ -74,8 +74,11 @@ sef::dem::TimeStepOutcome Foam::particleStepper::step
     request.accelerationBound = accelerationBound;
 
     entered_ = 0;
+    ownedSum_ += double(particles.size());
     sef::dem::TimeStepOutcome outcome =
         sef::dem::advanceTimeStep(engine, particles, request, *this);
+    contactSum_ += double(outcome.stats.contacts);   // (before the sum over processors)
+    if (halo_) haloSum_ += double(halo_->haloParticles());
 
     const bool entering =
         (parts_.outlets && parts_.outlets->any()) || (parts_.feeder && parts_.feeder->active());
@@ -116,6 +119,54 @@ void Foam::particleStepper::report(const sef::dem::TimeStepOutcome& outcome)
             << endl;
     }
     reportPushBacks(outcome.stats, timeName, counts_.pushBackSteps);
+}
+
+
+Foam::rankCounts Foam::particleStepper::gatherRankCounts() const
+{
+    const scalar steps = max(scalar(counts_.steps), 1.0);
+    const scalar exchanges = halo_ ? max(scalar(halo_->exchanges()), 1.0) : 1.0;
+    const label n = Pstream::nProcs(), me = Pstream::myProcNo();
+    rankCounts r;
+    List<scalarList*> lists
+    ({
+        &r.ownedParticles, &r.haloCopies, &r.contacts,
+        &r.messagesPerExchange, &r.bytesPerExchange, &r.exchangeSeconds
+    });
+    const scalarList mine
+    ({
+        ownedSum_/steps, haloSum_/steps, contactSum_/steps,
+        halo_ ? halo_->messagesSent()/exchanges : 0.0,
+        halo_ ? halo_->bytesSent()/exchanges : 0.0,
+        halo_ ? halo_->communicationSeconds() : 0.0
+    });
+    forAll(lists, k)
+    {
+        scalarList& l = *lists[k];
+        l.setSize(n, 0);
+        l[me] = mine[k];
+        Pstream::gatherList(l);
+    }
+    return r;
+}
+
+
+void Foam::rankCounts::writeJson(Ostream& os) const
+{
+    const auto list = [&os](const char* name, const scalarList& l, const bool last)
+    {
+        os  << "    \"" << name << "\": [";
+        forAll(l, i) os << (i ? ", " : "") << l[i];
+        os  << "]" << (last ? "\n" : ",\n");
+    };
+    os  << "  \"ranks\": {\n";
+    list("ownedParticlesPerStep", ownedParticles, false);
+    list("haloCopiesPerStep", haloCopies, false);
+    list("contactsPerStep", contacts, false);
+    list("messagesPerExchange", messagesPerExchange, false);
+    list("bytesPerExchange", bytesPerExchange, false);
+    list("exchangeSeconds", exchangeSeconds, true);
+    os  << "  },\n";
 }
 
 

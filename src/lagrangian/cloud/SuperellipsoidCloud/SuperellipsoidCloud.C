@@ -585,6 +585,7 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
     const double maxCompute = returnReduce(compute, maxOp<double>());
     scalar messagesPerExchange = 0, bytesPerExchange = 0;
     haloTraffic(halo, messagesPerExchange, bytesPerExchange);
+    const rankCounts ranks = stepper_->gatherRankCounts();
     // the particles' mass-weighted mean velocity at the end (a periodic
     // suspension's settling, a column's flow)
     vector momentum = Zero;
@@ -627,7 +628,9 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
         << "  \"stepsAtSweepCap\": " << t.sweepCapSteps << ",\n"
         << "  \"correctionEnergyPaid\": " << t.correctionEnergyPaid << ",\n"
         << "  \"correctionEnergyUnpaid\": " << t.correctionEnergyUnpaid << ",\n"
-        << "  \"processors\": " << Pstream::nProcs() << ",\n"
+        << "  \"processors\": " << Pstream::nProcs() << ",\n";
+    ranks.writeJson(os);
+    os
         << "  \"haloParticlesPerStep\": " << stepper_->counts().haloParticles/steps << ",\n"
         << "  \"haloMessagesPerExchange\": " << messagesPerExchange << ",\n"
         << "  \"haloBytesPerExchange\": " << bytesPerExchange << ",\n"
