@@ -184,7 +184,7 @@ constexpr double kChartStep = 0.5;
 // below FaceChart::resolvable() is stepped to that size, away from zero, as
 // the normal cannot resolve a smaller one).
 constexpr double kChartDifference = 1e-5;
-// Post-step stop of a full chart step, relative to postStepTolerance.
+// Post-step end test of a full chart step, relative to postStepTolerance.
 constexpr double kChartPostStep = 100.0;
 
 struct MixedChart {
@@ -353,7 +353,7 @@ ChartOutcome chartStep(const Side1& body1, const PosedBody& body2, const CommonN
     if (!(full.squaredNorm() > 0.0)) return ChartOutcome::notTaken;
     const double decrement = -g.dot(turnOf(full));
     if (!(decrement > 0.0)) return ChartOutcome::notTaken;
-    // The stopping tests of the angle iteration (angleStep, below) on this
+    // The end tests of the angle iteration (angleStep, below) on this
     // decrement; a small one with a large misfit goes to its probes.
     const bool small = decrement <= settings.depthTolerance ||
                        (decrement <= settings.stagnationDepthTolerance && decrement > 0.25 * previousDecrement);
@@ -434,7 +434,7 @@ AngleNewtonStep angleNewtonStep(const Side1& body1, const PosedBody& body2, cons
     if (newton.shifted) h += (floor - lambdaMin) * Mat2::Identity();
     newton.step = -h.ldlt().solve(g);
     // Newton decrement g^T H^-1 g ~ 2 (f - min f): the depth error left.
-    // It is the right stopping test where the support map is stiff (flat
+    // It is the right end test where the support map is stiff (flat
     // faces of blocky shapes, f ~ |angle|^(1 + eps/(2 - eps))) and |g|
     // stays large although the depth has converged.
     newton.decrement = -g.dot(newton.step);
@@ -500,8 +500,8 @@ struct AngleMemory {
 enum class AngleOutcome { stepped, converged, stopped };
 
 // One iteration of the angle iteration from s (tangent basis t1, t2,
-// misfit g): a Newton step on the sphere with a line search, or the stop.
-// stopped: no usable step (the solve ends unconverged).
+// misfit g): a Newton step on the sphere with a line search, or the end of the solve.
+// stopped: no usable step, the solve ends unconverged.
 template <class Side1>
 AngleOutcome angleStep(const Side1& body1, const PosedBody& body2, const CommonNormalSettings& settings,
                        double lengthScale, const Vec3& t1, const Vec3& t2, const Vec2& g, AngleMemory& memory,
@@ -514,7 +514,7 @@ AngleOutcome angleStep(const Side1& body1, const PosedBody& body2, const CommonN
     // iteration budget; the depth error f - min f is then estimated by
     // the decrement ((alpha-1)/alpha times it for that model, half of it
     // for a quadratic). Accept at the looser tolerance once the decrement
-    // stops falling quadratically (ratio > 1/4 per step).
+    // ceases to fall quadratically (ratio > 1/4 per step).
     const bool smallDecrement =
         !newton.shifted && (decrement <= settings.depthTolerance ||
                             (decrement <= settings.stagnationDepthTolerance &&
@@ -540,7 +540,7 @@ AngleOutcome angleStep(const Side1& body1, const PosedBody& body2, const CommonN
                         fullNewtonStep, s);
     // A full, unshifted Newton step from a decrement this small lands
     // within O(decrement^2 / L) of the minimum (quadratic convergence):
-    // stop without evaluating the radii of curvature once more.
+    // end without evaluating the radii of curvature once more.
     // (|g| small too: a tiny decrement with a large misfit is a flat face.)
     if (fullNewtonStep && !newton.shifted && decrement <= settings.postStepTolerance &&
         g.norm() <= 1e-3 * lengthScale)
@@ -567,7 +567,7 @@ CommonNormalSolution solve(const Side1& body1, const PosedBody& body2, const Vec
     AngleMemory memory;
     double lastOverlap = s.overlap;
     int stalled = 0;
-    // Face charts (and the stall stop that goes with them) only where a
+    // Face charts (and the stall test that goes with them) only where a
     // body is a blocky p-norm ball; every other pair takes the angle
     // iteration alone.
     const bool charted = settings.faceCharts && ((body1.posed() != nullptr && FaceChart::applies(body1.posed()->shape)) ||

@@ -415,14 +415,6 @@ void Foam::moveContactMemory
 }
 
 
-void Foam::haloTraffic(const processorHalo* halo, scalar& messages, scalar& bytes)
-{
-    const scalar exchanges = halo ? max(scalar(halo->exchanges()), 1.0) : 1.0;
-    messages = returnReduce(halo ? halo->messagesSent()/exchanges : 0.0, maxOp<scalar>());
-    bytes = returnReduce(halo ? halo->bytesSent()/exchanges : 0.0, maxOp<scalar>());
-}
-
-
 void Foam::reduceStatistics(sef::dem::StepStatistics& s)
 {
     if (!Pstream::parRun()) return;

@@ -30,10 +30,6 @@ Foam::particleStepper::particleStepper
     parts_(p),
     opened_(opened)
 {
-    if (parts_.schedule)
-    {
-        allWalls_ = meshWallFaces(mesh_);
-    }
     if (!periodic_.empty())
     {
         const boundBox box(mesh_.points(), false);
@@ -200,6 +196,8 @@ void Foam::particleStepper::openWalls
         if (parts_.outlets) parts_.outlets->open(patchi);
     }
     opened_ = nowOpen;
+    // (the mesh's wall faces, turned into core faces once, when a wall first opens)
+    if (allWalls_.empty()) allWalls_ = meshWallFaces(mesh_);
     engine.setWalls(wallSchedule::closedFaces(allWalls_, opened_));
 }
 
@@ -234,7 +232,6 @@ sef::dem::HaloExchange* Foam::particleStepper::addCopies
     if (halo_)
     {
         halo_->build(ps, reach);
-        counts_.haloParticles += returnReduce(halo_->haloParticles(), sumOp<label>());
         // only particles near another processor (those it holds a copy of)
         // can leave this one in the step
         if (carriers_) carriers_->prepare(ps, halo_->sentParticles());

@@ -12,10 +12,10 @@ namespace sef::dem {
 
 // Pairs apart along their last exact normal by more than this times the
 // smaller bounding radius skip the exact query (separatedAlongReference):
-// rounding only, any gap along one axis proves the pair apart. (It was
-// 1e-2, leaving the exact query to pairs about to touch; in the cube-like
-// tutorial bed those were 54 exact queries per substep at 1.5 s, nearly
-// all stopping on their warm normal, and ~6 % of the time.)
+// rounding only, any gap along one axis proves the pair apart. (A margin of
+// 1e-2 would leave the exact query to pairs about to touch: in the
+// cube-like tutorial bed 54 exact queries per substep at 1.5 s, nearly all
+// ending on their warm normal, ~6 % of the time.)
 constexpr double kSeparatingAxisMargin = 1e-9;
 
 void DemEngine::Impl::detect(StepStatistics& stats) {

@@ -583,8 +583,6 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
     const double meanComm = returnReduce(comm, sumOp<double>())/Pstream::nProcs();
     const double meanCompute = returnReduce(compute, sumOp<double>())/Pstream::nProcs();
     const double maxCompute = returnReduce(compute, maxOp<double>());
-    scalar messagesPerExchange = 0, bytesPerExchange = 0;
-    haloTraffic(halo, messagesPerExchange, bytesPerExchange);
     const rankCounts ranks = stepper_->gatherRankCounts();
     // the particles' mass-weighted mean velocity at the end (a periodic
     // suspension's settling, a column's flow)
@@ -631,9 +629,9 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
         << "  \"processors\": " << Pstream::nProcs() << ",\n";
     ranks.writeJson(os);
     os
-        << "  \"haloParticlesPerStep\": " << stepper_->counts().haloParticles/steps << ",\n"
-        << "  \"haloMessagesPerExchange\": " << messagesPerExchange << ",\n"
-        << "  \"haloBytesPerExchange\": " << bytesPerExchange << ",\n"
+        << "  \"haloParticlesPerStep\": " << ranks.haloCopiesPerStep() << ",\n"
+        << "  \"haloMessagesPerExchange\": " << ranks.largestMessagesPerExchange() << ",\n"
+        << "  \"haloBytesPerExchange\": " << ranks.largestBytesPerExchange() << ",\n"
         << "  \"communicationSeconds\": " << meanComm << ",\n"
         << "  \"loadImbalance\": " << (meanCompute > 0 ? maxCompute/meanCompute : 1) << ",\n"
         << "  \"wallSeconds\": " << wallSeconds << ",\n"
