@@ -125,7 +125,8 @@ void denseSettled(benchmark::State& state, const std::string& model) {
 // quads (its cells), coulomb mu 0.3, steps of 1e-3 s with 2 substeps as the
 // cloud takes them. After 0.8 s they still rock on the floor (the wall
 // answers are not reused), and a share of the contacts takes the Coulomb
-// law's reduced-friction path.
+// law's reduced-friction path. range(0) = 1: the same with sleeping
+// (sleepTime 0.2 s) and rolling resistance 0.01.
 void blocksOnFloor(benchmark::State& state) {
     Bed bed;
     bed.ps.types.emplace_back(Superellipsoid(0.0005, 0.000375, 0.00025, 0.5, 0.5), 2500.0);
@@ -144,9 +145,15 @@ void blocksOnFloor(benchmark::State& state) {
     s.pair.friction = s.wall.friction = 0.3;
     s.gravity = Vec3(0, 0, -9.81);
     s.reorderParticles = true;
+    if (state.range(0) == 1) { // sleeping after 0.2 s still, with rolling resistance 0.01
+        s.sleepTime = 0.2;
+        s.pair.rollingFriction = s.wall.rollingFriction = 0.01;
+    }
     bed.engine = std::make_unique<DemEngine>(boxWalls(Vec3::Zero(), Vec3(L, L, 0.02), 10), s);
-    for (int k = 0; k < 800; ++k) bed.engine->step(bed.ps, 1e-3, 2);
+    long asleep = 0;
+    for (int k = 0; k < 800; ++k) asleep = bed.engine->step(bed.ps, 1e-3, 2).sleepingParticles;
     timeSteps(state, bed, 1e-3, 2);
+    state.counters["asleep_share_before"] = double(asleep) / double(bed.ps.size());
 }
 
 // Blocks dropped at a tilt (the resting-bed case of doc/dem.md, "Overlap
@@ -154,9 +161,10 @@ void blocksOnFloor(benchmark::State& state) {
 // with exponent eps = range(0) / 100, each tilted 0.3 rad about a random
 // horizontal axis, 0.1 mm above a floor; Coulomb mu 0.3, e 0.5, rolling
 // resistance 0.01, steps of 1e-3 s with 2 substeps; overlap removal paying
-// its energy (range(1) = 1) or not (0). 1.5 s untimed, then 100 steps
-// timed. Counters: median_spin and max_spin (|omega| at the end, rad/s),
-// wall_reused_share, max_overlap (of d_eq, over the whole run).
+// its energy (range(1) = 1) or not (0), or paying it with sleeping after
+// 0.2 s still (2). 1.5 s untimed, then 100 steps timed. Counters:
+// median_spin and max_spin (|omega| at the end, rad/s), wall_reused_share,
+// max_overlap (of d_eq, over the whole run), asleep_share (at the end).
 void blocksDropped(benchmark::State& state) {
     const double eps = state.range(0) / 100.0;
     Bed bed;
@@ -180,16 +188,18 @@ void blocksDropped(benchmark::State& state) {
     s.gravity = Vec3(0, 0, -9.81);
     s.reorderParticles = true;
     s.correctionPaysEnergy = state.range(1) != 0;
+    s.sleepTime = state.range(1) == 2 ? 0.2 : 0.0;
     bed.engine = std::make_unique<DemEngine>(boxWalls(Vec3::Zero(), Vec3(L, L, 0.02), 10), s);
     double maxOverlap = 0.0;
     for (int k = 0; k < 1500; ++k)
         maxOverlap = std::max(maxOverlap, bed.engine->step(bed.ps, 1e-3, 2).maxOverlapOverDeq);
-    long reusedWalls = 0, wallContacts = 0;
+    long reusedWalls = 0, wallContacts = 0, asleep = 0;
     for (auto _ : state) {
         const StepStatistics st = bed.engine->step(bed.ps, 1e-3, 2);
         reusedWalls += st.reusedWalls;
         wallContacts += st.wallContacts;
         maxOverlap = std::max(maxOverlap, st.maxOverlapOverDeq);
+        asleep = st.sleepingParticles;
     }
     std::vector<double> spin;
     for (const Vec3& w : bed.ps.angularVelocity) spin.push_back(w.norm());
@@ -199,14 +209,15 @@ void blocksDropped(benchmark::State& state) {
     state.counters["max_spin"] = spin.back();
     state.counters["wall_reused_share"] = wallContacts ? double(reusedWalls) / double(wallContacts) : 0.0;
     state.counters["max_overlap"] = maxOverlap;
+    state.counters["asleep_share"] = double(asleep) / double(bed.ps.size());
     state.counters["us_per_particle_step"] =
         benchmark::Counter(n * 1e-6, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 } // namespace
 
-BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {0, 1}})->Iterations(100)->Unit(benchmark::kMillisecond);
-BENCHMARK(blocksOnFloor)->Iterations(200)->Unit(benchmark::kMillisecond);
+BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {0, 1, 2}})->Iterations(100)->Unit(benchmark::kMillisecond);
+BENCHMARK(blocksOnFloor)->Arg(0)->Arg(1)->Iterations(200)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(boxFilling, frictionless, std::string("frictionless"))
     ->Arg(1000)->Arg(10000)->Iterations(300)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(boxFilling, frictionless, std::string("frictionless"))

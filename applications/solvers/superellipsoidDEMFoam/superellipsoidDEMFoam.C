@@ -43,6 +43,7 @@ Description
 #include "settleMonitor.H"
 #include "particleTrace.H"
 #include "particleStepper.H"
+#include "sleepCounts.H"
 #include "meshPeriodicity.H"
 #include "foamEigen.H"
 #include "timeWriteGuard.H"

@@ -426,7 +426,8 @@ void Foam::reduceStatistics(sef::dem::StepStatistics& s)
         scalar(s.candidatePairs), scalar(s.reusedPairs), scalar(s.reusedWalls),
         scalar(s.rimPoints), s.kineticEnergy, scalar(s.impulses), scalar(s.sweeps),
         scalar(s.sweepLimitReached), scalar(s.sweepsStagnated), s.impulseEnergyChange,
-        s.projectionPotentialChange, s.correctionEnergyPaid, s.correctionEnergyUnpaid
+        s.projectionPotentialChange, s.correctionEnergyPaid, s.correctionEnergyUnpaid,
+        scalar(s.sleepingParticles), scalar(s.fellAsleep), scalar(s.wokenUp)
     });
     Pstream::listCombineGather(sums, plusEqOp<scalar>());
     Pstream::listCombineScatter(sums);
@@ -450,6 +451,9 @@ void Foam::reduceStatistics(sef::dem::StepStatistics& s)
     s.projectionPotentialChange = sums[k++];
     s.correctionEnergyPaid = sums[k++];
     s.correctionEnergyUnpaid = sums[k++];
+    s.sleepingParticles = long(sums[k++]);
+    s.fellAsleep = long(sums[k++]);
+    s.wokenUp = long(sums[k++]);
     reduce(s.maxOverlapOverDeq, maxOp<double>());
     // the pushed-back particles' ids, for the log (Info: the master's
     // list); only in the rare steps that have any (the sum above says)

@@ -121,7 +121,8 @@ Foam::wordList Foam::collisionKeywords()
         "pair", "wall", "maxSweeps", "onePartnerPerStep", "patchRimPoints",
         "sweepTolerance", "contactReuseTolerance", "flatContactReuseTolerance",
         "flatContactReuseTranslation", "flatPatchSlideTolerance",
-        "allowedPenetration", "sweepStagnationWindow", "overlapPasses"
+        "allowedPenetration", "sweepStagnationWindow", "overlapPasses",
+        "sleepTime", "sleepSpeed", "sleepDrift", "wakeForceChange"
     };
 }
 
@@ -400,6 +401,12 @@ void Foam::readCollisionSettings(const dictionary& coll, sef::dem::EngineSetting
     engine.overlapPasses = coll.lookupOrDefault<label>("overlapPasses", defaults.overlapPasses);
     if (engine.overlapPasses < 0)
         badEntry(coll, "overlapPasses", "must be >= 0 (0: no overlap removal)");
+    // Sleeping (doc/dem.md, "Sleeping"): sleepSpeed is automatic unless given
+    engine.sleepTime = readInRange(coll, "sleepTime", 0, GREAT, defaults.sleepTime);
+    if (coll.found("sleepSpeed"))
+        engine.sleepSpeed = readInRange(coll, "sleepSpeed", 0, GREAT, defaults.sleepSpeed);
+    engine.sleepDrift = readInRange(coll, "sleepDrift", 0, 1, defaults.sleepDrift);
+    engine.wakeForceChange = readInRange(coll, "wakeForceChange", 0, GREAT, defaults.wakeForceChange);
 }
 
 

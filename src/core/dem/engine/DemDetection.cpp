@@ -36,8 +36,12 @@ void DemEngine::Impl::detect(StepStatistics& stats) {
 // to contacts with its warm-start slot and rim points.
 void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
     // Two held bodies: neither can move (and their effective mass is zero)
-    if (held(static_cast<std::size_t>(i)) && held(static_cast<std::size_t>(j))) return;
+    const bool heldI = held(static_cast<std::size_t>(i)), heldJ = held(static_cast<std::size_t>(j));
+    if (heldI && heldJ) return;
     if (!resolvesPair(i, j)) return; // another processor's
+    // an awake body near a sleeping one (Sleeping.cpp)
+    const int sleeper = asleep(static_cast<std::size_t>(i)) ? i : asleep(static_cast<std::size_t>(j)) ? j : -1;
+    if (sleeper >= 0) noteSleeperNear(sleeper == i ? j : i, sleeper, false);
     ++stats.candidatePairs;
     const PairFrame f = pairFrame(i, j);
     const WarmStartEntry* previous = warm.find(f.key);
@@ -62,6 +66,7 @@ void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
     for (int k = 0; k < r.rimCount; ++k) r.rim[static_cast<std::size_t>(k)] += f.origin;
     contacts.push_back(DemContact{i, j, -1, r.point, r.normal, r.depth});
     contactSlot.push_back(slot);
+    if (sleeper >= 0) noteSleeperNear(sleeper == i ? j : i, sleeper, true);
     ++stats.pairContacts;
     stats.maxOverlapOverDeq =
         std::max(stats.maxOverlapOverDeq, r.depth / std::min(diameter[i], diameter[j]));

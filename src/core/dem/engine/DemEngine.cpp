@@ -86,6 +86,13 @@ DemEngine& DemEngine::operator=(DemEngine&&) noexcept = default;
 void DemEngine::setWallMotions(std::vector<WallMotion> motions) {
     std::vector<int> faceMotion = motionOfFaces(impl_->walls, motions);
     if (std::all_of(faceMotion.begin(), faceMotion.end(), [](int m) { return m < 0; })) faceMotion.clear();
+    // a face that starts moving: sleeping bodies do not query their walls
+    const auto moves = [](const std::vector<int>& f, std::size_t k) { return k < f.size() && f[k] >= 0; };
+    for (std::size_t k = 0; k < faceMotion.size(); ++k)
+        if (moves(faceMotion, k) && !moves(impl_->faceMotion, k)) {
+            impl_->wakeAll();
+            break;
+        }
     impl_->faceMotion = std::move(faceMotion);
     impl_->wallMotions = std::move(motions);
 }
@@ -98,6 +105,7 @@ void DemEngine::setWalls(std::vector<WallFace> walls) {
     m.faceMotion = std::move(faceMotion);
     if (std::all_of(m.faceMotion.begin(), m.faceMotion.end(), [](int k) { return k < 0; })) m.faceMotion.clear();
     m.faceCache = NearFaceCache();
+    m.wakeAll(); // sleeping bodies rest on the old walls
     // wall keys name faces of the old set: only the pairs' memory stays
     std::vector<WarmStartEntry> entries = m.warm.entries();
     std::vector<KeptCompliance> compliances = m.warm.compliances();
@@ -141,12 +149,16 @@ StepStatistics DemEngine::step(ParticleSystem& ps, double dt, int nSubcycles, Ha
     // spatial order for large systems (computeOrder).
     m.computeOrder(ps);
     m.carryFaceCache(n);
+    m.carrySleepState(ps); // (before the gather: sleeping bodies are held)
     const double h = dt / nSubcycles;
+    m.substepLength = h;
+    StepStatistics stats;
     m.gatherBodies(ps, h);
     m.setUpHalo(n);
+    if (m.sleeping()) m.prepareSleeping(h, stats);
 
-    StepStatistics stats;
     for (int s = 0; s < nSubcycles; ++s) m.substep(h, stats, s == 0);
+    if (m.sleeping()) m.putIslandsToSleep(dt, stats);
 
     m.scatterBodies(ps, stats);
     m.system = nullptr;
@@ -162,6 +174,7 @@ void DemEngine::Impl::substep(double h, StepStatistics& stats, bool begun) {
     // system each pass over every body's memory costs about as much as the
     // work in it). Positions and orientations were checked at the end of the
     // last substep (or the start of the step).
+    if (!begun && !pendingWake.empty()) wakeIslands(pendingWake, false, false, h, stats);
     if (!begun) {
         bool finite = true;
         for (std::size_t i = 0; i < bodies.size(); ++i) finite = beginBody(i, h) && finite;
@@ -170,6 +183,7 @@ void DemEngine::Impl::substep(double h, StepStatistics& stats, bool begun) {
     refreshHalo();
     detect(stats);
     stats.impulseEnergyChange += resolveImpulses(h, stats);
+    if (sleeping()) linkIslands(begun);
     // Overlap removal works on the depths linearised in the drift, so its
     // shifts go on before the drift itself, which is done with the second
     // half kick, push-back and the check in one pass.

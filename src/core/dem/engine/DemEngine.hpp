@@ -111,6 +111,26 @@ struct EngineSettings {
     // (PeriodicLattice::shifts()): walls running through a periodic boundary
     // (a floor) are one surface across it, with no edges there (WallSet).
     std::vector<Vec3> periodicShifts;
+    // Sleeping (dem/engine/Sleeping.cpp): an island of touching bodies that
+    // rests on a wall or a held particle, and whose bodies all stayed still
+    // for sleepTime, is neither integrated nor queried (its bodies are held,
+    // at rest) until something wakes it: an awake body moving towards it or
+    // touching it, a change of the force on one of its bodies at rest (fluid
+    // forces, external forces), new walls, or an exchange with another
+    // processor or a periodic image. 0: nothing sleeps.
+    double sleepTime = 0.0;
+    // Still: within sleepDrift (times its d_eq in translation, rad in
+    // rotation) of where its still time began. Moving, for waking a sleeping
+    // body it approaches: its fastest point (|v| + |omega| times the bounding
+    // radius, at its last drift) faster than sleepSpeed [m/s]; < 0:
+    // automatic, 1e-2 sqrt(|g| d_eq) of each body (with no gravity: 0).
+    double sleepSpeed = -1.0;
+    double sleepDrift = 1e-2;
+    // A sleeping body wakes (with its island) when the force or torque on it
+    // at rest (gravity, external force and torque, the fluid drag at zero
+    // velocity) moved from what it was when it fell asleep by more than this
+    // fraction of that force (torque: times the bounding radius).
+    double wakeForceChange = 0.05;
 };
 
 // The momentum the particles gave one wall patch in a step.
@@ -149,6 +169,11 @@ struct StepStatistics {
     // a moving wall (EngineSettings::correctionPaysEnergy)
     double correctionEnergyPaid = 0;
     double correctionEnergyUnpaid = 0;
+    // Sleeping (EngineSettings::sleepTime): owned particles asleep at the end
+    // of the step, and those that fell asleep / woke up in it
+    long sleepingParticles = 0;
+    long fellAsleep = 0;
+    long wokenUp = 0;
     // Per wall patch that took any (in order of first contact): the contact
     // impulses on its faces (rim points included) and the momentum push-back
     // removed from particles crossing them, summed over the substeps. With
@@ -199,6 +224,9 @@ public:
     // restarts: a run restarted with readState continues exactly like the
     // continuous run. readState throws std::runtime_error naming the problem
     // for a stream that is not such a state.
+    // With sleeping (EngineSettings::sleepTime) the state also holds which
+    // bodies sleep or are still, so a restart continues exactly; a restart
+    // with other sleep settings, gravity or contact laws wakes them all.
     void writeState(std::ostream& os) const;
     void readState(std::istream& is);
 
@@ -228,6 +256,7 @@ public:
     const WallSet& walls() const;
 
 private:
+    void readSleepState(std::istream& is);
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

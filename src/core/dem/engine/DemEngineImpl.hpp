@@ -49,6 +49,20 @@ struct CorrectionCluster {
     int wallContact = -1;       // a wall contact of it (the wall takes the momentum)
 };
 
+// What the engine keeps of a body between steps for sleeping (Sleeping.cpp),
+// carried by id. Trivially copyable: the state file holds it as bytes.
+struct SleepRecord {
+    std::int64_t id = -1;
+    std::int64_t island = -1;      // asleep: the smallest id of its island
+    double stillTime = 0.0;        // [s] still since then
+    std::int64_t asleep = 0;       // (integers and an explicit padding: no undefined bytes in the file)
+    Quat windowOrientation = Quat::Identity(); // the pose where its still time began
+    Vec3 windowPosition = Vec3::Zero();
+    Vec3 restForce = Vec3::Zero();  // asleep: the force and torque at rest when it fell asleep
+    Vec3 restTorque = Vec3::Zero();
+    double driftSpeed = 0.0;        // [m/s] at its last drift: |v| + |omega| times its bounding radius
+};
+
 struct DemEngine::Impl {
     // Configuration (constructor); read by every stage.
     WallSet walls;
@@ -171,6 +185,31 @@ struct DemEngine::Impl {
     // Overlap removal (DemIntegration.cpp): its scratch.
     std::vector<Vec3> shift;
     std::vector<double> excess, correction;
+
+    // Sleeping (Sleeping.cpp): per body its record (carried by id from step
+    // to step), the island keys to wake at the next substep (an awake body
+    // near or touching a sleeping one) and at the next step with their still
+    // time starting again (a new force at rest, new walls), and
+    // scratch. sleeping() guards every use: with sleepTime 0 nothing runs.
+    std::vector<SleepRecord> sleep, sleepScratch;
+    std::vector<char> asleepBody, islandFlags, bodyFlags, noSleepBody;
+    std::vector<std::size_t> islandRoot;
+    std::vector<double> sleepSpeedOf;
+    std::vector<std::int64_t> pendingWake, freshWake, sleepKeys;
+    double substepLength = 0.0;
+    bool anyAsleep = false;
+    bool sleeping() const { return settings.sleepTime > 0.0; }
+    bool asleep(std::size_t i) const { return anyAsleep && asleepBody[i]; }
+    void carrySleepState(const ParticleSystem& ps);
+    void restForceOf(const ParticleSystem& ps, std::size_t particle, Vec3& f, Vec3& t) const;
+    void wakeIslands(std::vector<std::int64_t>& keys, bool fresh, bool kick, double h, StepStatistics& stats);
+    void wakeAll();
+    void prepareSleeping(double h, StepStatistics& stats);
+    void noteSleeperNear(int awake, int sleeper, bool touching);
+    void noteMotion(std::size_t i);
+    void linkIslands(bool first);
+    void putIslandsToSleep(double dt, StepStatistics& stats);
+    void recordSleep(std::vector<SleepRecord>& out) const;
 
     // DemOrdering.cpp
     void computeOrder(const ParticleSystem& ps);

@@ -6,7 +6,9 @@
 #include <cstring>
 #include <istream>
 #include <ostream>
+#include <functional>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -85,8 +87,42 @@ void writeEntries(std::ostream& os, const std::vector<WarmStartEntry>& entries,
 }
 } // namespace
 
+// Sleeping (Sleeping.cpp), after the entries: magic, the settings that
+// decide who sleeps and what holds it (a restart with other settings wakes
+// every island), the records of the sleeping and still bodies, the islands
+// waiting to wake (at the next substep, at the next step afresh). Absent (an older state, a hand-over between processors):
+// everything awake, nothing still.
+namespace {
+constexpr char sleepMagic[8] = {'s', 'e', 'f', 'S', 'L', 'P', '1', '\0'};
+static_assert(sizeof(SleepRecord) == 4 * sizeof(std::int64_t) + sizeof(Quat) + 3 * sizeof(Vec3) + sizeof(double),
+              "SleepRecord: no padding bytes");
+
+std::vector<double> sleepFingerprint(const EngineSettings& s) {
+    std::vector<double> f{s.sleepTime, s.sleepSpeed, s.sleepDrift, s.wakeForceChange,
+                          s.gravity.x(), s.gravity.y(), s.gravity.z()};
+    for (const ContactLaw* law : {&s.pair, &s.wall}) {
+        f.insert(f.end(), {law->restitution, law->tangentialRestitution, law->friction, law->rollingFriction,
+                           static_cast<double>(std::hash<std::string>{}(law->model) % 1000003)});
+    }
+    return f;
+}
+} // namespace
+
 void DemEngine::writeState(std::ostream& os) const {
     writeEntries(os, impl_->warm.entries(), impl_->warm.compliances(), impl_->warm.patches());
+    std::vector<SleepRecord> records;
+    impl_->recordSleep(records);
+    const Impl& m = *impl_;
+    if (records.empty() && m.pendingWake.empty() && m.freshWake.empty()) return;
+    os.write(sleepMagic, sizeof sleepMagic);
+    const std::vector<double> fingerprint = sleepFingerprint(m.settings);
+    const std::uint64_t sizes[4] = {fingerprint.size(), records.size(), m.pendingWake.size(), m.freshWake.size()};
+    os.write(reinterpret_cast<const char*>(sizes), sizeof sizes);
+    writeRecords(os, fingerprint);
+    writeRecords(os, records);
+    writeRecords(os, m.pendingWake);
+    writeRecords(os, m.freshWake);
+    if (!os) throw std::runtime_error("DemEngine::writeState: write failed");
 }
 
 void DemEngine::extractState(const std::function<bool(std::int64_t)>& owned, std::ostream& os) const {
@@ -128,6 +164,26 @@ void DemEngine::readState(std::istream& is) {
         patches[k.entry] = k.patch;
     }
     impl_->warm.setEntries(std::move(entries), std::move(compliances), patches);
+    readSleepState(is);
+}
+
+void DemEngine::readSleepState(std::istream& is) {
+    Impl& m = *impl_;
+    m.sleep.clear();
+    m.pendingWake.clear();
+    m.freshWake.clear();
+    char magic[sizeof sleepMagic] = {};
+    is.read(magic, sizeof magic);
+    if (is.gcount() == 0) return; // no sleeping section
+    std::uint64_t sizes[4] = {};
+    is.read(reinterpret_cast<char*>(sizes), sizeof sizes);
+    if (!is || std::memcmp(magic, sleepMagic, sizeof magic) != 0)
+        throw std::runtime_error("DemEngine::readState: corrupt state (after the contact memory)");
+    const std::vector<double> fingerprint = readRecords<double>(is, sizes[0]);
+    m.sleep = readRecords<SleepRecord>(is, sizes[1]);
+    m.pendingWake = readRecords<std::int64_t>(is, sizes[2]);
+    m.freshWake = readRecords<std::int64_t>(is, sizes[3]);
+    if (fingerprint != sleepFingerprint(m.settings)) m.wakeAll(); // other settings: nothing rests on the old ones
 }
 
 } // namespace sef::dem

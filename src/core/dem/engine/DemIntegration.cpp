@@ -201,6 +201,7 @@ double DemEngine::Impl::finishSubstep(double h, StepStatistics& stats) {
             halfKick(i, h);
             continue;
         }
+        if (sleeping()) noteMotion(i);
         bodies[i].position += h * bodies[i].velocity; // the drift's translation
         halfKick(i, h);
         // A centre that moved by at most its bounding radius stayed inside

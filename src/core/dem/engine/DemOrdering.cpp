@@ -145,6 +145,7 @@ void DemEngine::Impl::gatherBodies(const ParticleSystem& ps, double h) {
         typeDiameter[t] = ps.types[t].shape.equivalentDiameter();
         anyHeld = anyHeld || ps.types[t].held;
     }
+    anyHeld = anyHeld || anyAsleep; // (a sleeping body is held: Sleeping.cpp)
     if (anyHeld) heldBody.resize(n);
     // Read the particle arrays in their own order and write each body to its
     // place (bodyOf, the inverse of order): scattered stores wait on nothing,
@@ -172,8 +173,8 @@ void DemEngine::Impl::gatherBodies(const ParticleSystem& ps, double h) {
         ids[k] = ps.id[i];
         if (!finiteState(b)) throwNonFinite(k, "at the start of the step");
         if (anyHeld) {
-            heldBody[k] = type.held;
-            if (type.held) b.velocity = b.angularVelocity = Vec3::Zero(); // at rest, whatever it was given
+            heldBody[k] = type.held || asleep(k);
+            if (heldBody[k]) b.velocity = b.angularVelocity = Vec3::Zero(); // at rest, whatever it was given
         }
         radius[k] = type.boundingRadius;
         diameter[k] = typeDiameter[static_cast<std::size_t>(ps.type[i])];
@@ -183,11 +184,11 @@ void DemEngine::Impl::gatherBodies(const ParticleSystem& ps, double h) {
             throw std::runtime_error("DEM step: external force or torque of particle id " +
                                      std::to_string(ps.id[i]) + " is not finite");
         // (a held body does not accelerate: it sets no resting speed)
-        if (!type.held)
+        if (!held(k))
             accelerationScale = std::max(accelerationScale, (settings.gravity + f / type.mass).norm());
         if (hasDrag) {
             drag[k] = ps.fluidDrag[i];
-            if (!drag[k].turnsWithBody || type.held) setUpDrag(k, h);
+            if (!drag[k].turnsWithBody || held(k)) setUpDrag(k, h);
         }
         finite = beginBody(k, h) && finite;
     }

@@ -625,8 +625,9 @@ void Foam::SuperellipsoidCloud<CloudType>::writeSummary(const scalar wallSeconds
         << "  \"fallbacks\": " << t.fallbacks << ",\n"
         << "  \"stepsAtSweepCap\": " << t.sweepCapSteps << ",\n"
         << "  \"correctionEnergyPaid\": " << t.correctionEnergyPaid << ",\n"
-        << "  \"correctionEnergyUnpaid\": " << t.correctionEnergyUnpaid << ",\n"
-        << "  \"processors\": " << Pstream::nProcs() << ",\n";
+ << "  \"correctionEnergyUnpaid\": " << t.correctionEnergyUnpaid << ",\n";
+    t.sleeping.writeJson(os);
+    os  << "  \"processors\": " << Pstream::nProcs() << ",\n";
     ranks.writeJson(os);
     os
         << "  \"haloParticlesPerStep\": " << ranks.haloCopiesPerStep() << ",\n"

@@ -335,6 +335,7 @@ void Foam::SuperellipsoidCloud<CloudType>::countStep(const label parcels)
     if (stats.sweepLimitReached > 0) ++totals_.sweepCapSteps;
     totals_.correctionEnergyPaid += stats.correctionEnergyPaid;
     totals_.correctionEnergyUnpaid += stats.correctionEnergyUnpaid;
+    totals_.sleeping.add(stats, lastStep_.parcels);
     totals_.maxOverlapOverDeq = max(totals_.maxOverlapOverDeq, stats.maxOverlapOverDeq);
     totals_.maxReynolds = max(totals_.maxReynolds, lastStep_.maxReynolds);
     totals_.parcelSteps += lastStep_.parcels;
