@@ -45,6 +45,12 @@ namespace sef::dem {
 
 namespace {
 
+// A law's eps_t when it is not set: the model's own (ContactLaw).
+void resolveTangentialRestitution(ContactLaw& law) {
+    if (!std::isnan(law.tangentialRestitution)) return;
+    law.tangentialRestitution = collisionModelFromName(law.model) == CollisionModel::coulomb ? 0.0 : 1.0;
+}
+
 CollisionParameters toCollisionParameters(const ContactLaw& law) {
     CollisionParameters p;
     p.model = collisionModelFromName(law.model);
@@ -68,6 +74,8 @@ DemEngine::DemEngine(std::vector<WallFace> walls, EngineSettings settings)
     if (!(settings.allowedPenetration >= 0.0 && settings.allowedPenetration < 0.01))
         throw std::invalid_argument("allowedPenetration: must be in [0, 0.01)");
     if (!isFinite(settings.gravity)) throw std::invalid_argument("gravity: must be finite");
+    resolveTangentialRestitution(settings.pair);
+    resolveTangentialRestitution(settings.wall);
     impl_->pairParameters = toCollisionParameters(settings.pair);
     impl_->wallParameters = toCollisionParameters(settings.wall);
     if (settings.sweepStagnationWindow < 0)

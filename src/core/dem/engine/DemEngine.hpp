@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,7 +26,11 @@ namespace sef::dem {
 struct ContactLaw {
     std::string model = "frictionless"; // frictionless | frictional | schwager | coulomb
     double restitution = 0.5;           // eps_n
-    double tangentialRestitution = 1.0; // eps_t (frictional)
+    // eps_t: the tangential restitution of "frictional", the sticking target
+    // of "coulomb" (u_t' = eps_t u_t while the impulse stays in the cone).
+    // Not set (NaN): the model's own, 1 for frictional (the paper) and 0
+    // for coulomb (sticking stops the slip), as the dictionaries default it.
+    double tangentialRestitution = std::numeric_limits<double>::quiet_NaN();
     double friction = 0.0;              // mu (schwager, coulomb)
     double rollingFriction = 0.0;       // mu_r: rolling resistance (any model; 0: none)
 };
