@@ -38,6 +38,9 @@ void validateCollisionParameters(const CollisionParameters& p) {
     if (!(std::isfinite(p.rollingFriction) && p.rollingFriction >= 0.0 && p.rollingFriction <= 1.0))
         throw CollisionParameterError("rollingFriction", "must lie in [0, 1], got " +
                                                              std::to_string(p.rollingFriction));
+    if (!(std::isfinite(p.twistingFriction) && p.twistingFriction >= 0.0 && p.twistingFriction <= 1.0))
+        throw CollisionParameterError("twistingFriction", "must lie in [0, 1], got " +
+                                                              std::to_string(p.twistingFriction));
 }
 
 } // namespace sef

@@ -32,6 +32,7 @@ struct CollisionParameters {
     double tangentialRestitution = 0.0;  // eps_t in [-1, 1]: "paper"; sticking target of "coulomb"
     double friction = 0.0;               // mu >= 0: "schwager", "coulomb"
     double rollingFriction = 0.0;        // mu_r in [0, 1]: rolling resistance (all models)
+    double twistingFriction = 0.0;       // mu_t in [0, 1]: resistance to spin about the normal (all models)
 };
 
 // Invalid collision input (model, restitution, tangentialRestitution,
@@ -48,7 +49,7 @@ CollisionModel collisionModelFromName(const std::string& name);
 std::string collisionModelName(CollisionModel model);
 
 // Throws CollisionParameterError naming restitution, tangentialRestitution,
-// friction or rollingFriction when out of range or not finite.
+// friction, rollingFriction or twistingFriction when out of range or not finite.
 void validateCollisionParameters(const CollisionParameters& parameters);
 
 } // namespace sef

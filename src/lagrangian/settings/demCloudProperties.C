@@ -158,7 +158,7 @@ sef::dem::ContactLaw Foam::readContactLaw(const dictionary& dict)
     (
         dict,
         // friction is read by the models that use it, known to all
-        {"model", "restitution", "tangentialRestitution", "friction", "rollingFriction"}
+        {"model", "restitution", "tangentialRestitution", "friction", "rollingFriction", "twistingFriction"}
     );
     // Names and ranges are the core's (collision/CollisionParameters.hpp);
     // its errors name the parameter, which is the dictionary keyword here.
@@ -183,11 +183,13 @@ sef::dem::ContactLaw Foam::readContactLaw(const dictionary& dict)
         dict.lookupOrDefault<scalar>("tangentialRestitution", coulomb ? 0 : 1);
     law.friction = needsFriction ? dict.get<scalar>("friction") : 0;
     law.rollingFriction = dict.lookupOrDefault<scalar>("rollingFriction", 0);
+    law.twistingFriction = dict.lookupOrDefault<scalar>("twistingFriction", 0);
 
     params.restitution = law.restitution;
     params.tangentialRestitution = law.tangentialRestitution;
     params.friction = law.friction;
     params.rollingFriction = law.rollingFriction;
+    params.twistingFriction = law.twistingFriction;
     try
     {
         sef::validateCollisionParameters(params);

@@ -1,7 +1,9 @@
 // Rolling resistance (law rollingFriction, dem/engine/SequentialImpulseSolver.hpp):
 // the analytic deceleration of a spinning sphere, and what it is for: a
 // frictionless body rocking on a curved face keeps its energy for ever
-// without it, and comes to rest with it.
+// without it, and comes to rest with it. Twisting resistance (law
+// twistingFriction): the same deceleration for a spin about the normal,
+// which friction and rolling resistance leave untouched.
 #include "DemTestSupport.hpp"
 #include "collision/CollisionParameters.hpp"
 #include "dem/engine/DemEngine.hpp"
@@ -69,6 +71,63 @@ TEST(RollingResistance, SpinningSphereStopsAtTheAnalyticRate) {
 TEST(RollingResistance, WithoutItTheSpinOfAFrictionlessSphereIsKept) {
     const SpinHistory h = spinOnFloor(0.0, 4.0, 0.05, 0.1);
     EXPECT_NEAR(h.atEnd, 4.0, 1e-12);
+}
+
+// Twisting resistance (law twistingFriction): the same sphere, spinning about
+// the vertical on a Coulomb floor (mu = 0.3). A spin about the contact
+// normal slips nowhere at a point contact, so neither friction nor rolling
+// resistance touches it; only the twisting row does, with at most
+// mu_t R_eff J_n per substep: the deceleration 2.5 mu_t g / R again.
+SpinHistory twistOnFloor(double twistingFriction, double rollingFriction, double w0, double halfStop,
+                         double end) {
+    const double R = 0.005;
+    ParticleSystem ps;
+    ps.types.emplace_back(Superellipsoid(R, R, R, 1.0, 1.0), 1000.0);
+    ps.add(0, 0, Vec3(0.05, 0.05, R), Quat::Identity());
+    ps.angularVelocity[0] = Vec3(0, 0, w0);
+    EngineSettings s = frictionless(rollingFriction);
+    s.pair.model = s.wall.model = "coulomb";
+    s.pair.friction = s.wall.friction = 0.3;
+    s.pair.twistingFriction = s.wall.twistingFriction = twistingFriction;
+    DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), s);
+    SpinHistory h;
+    const long steps = std::lround(end / kStepRolling), half = std::lround(halfStop / kStepRolling);
+    for (long n = 1; n <= steps; ++n) {
+        engine.step(ps, kStepRolling);
+        h.minimum = std::min(h.minimum, ps.angularVelocity[0].z());
+        h.horizontalSpeed = std::max(h.horizontalSpeed, ps.velocity[0].head<2>().norm());
+        if (n == half) h.atHalfStop = ps.angularVelocity[0].z();
+    }
+    h.atEnd = ps.angularVelocity[0].norm();
+    return h;
+}
+
+TEST(TwistingResistance, SpinAboutTheNormalStopsAtTheAnalyticRate) {
+    const double R = 0.005, muT = 0.01, w0 = 4.0;
+    const double stop = w0 / (2.5 * muT * kGravityRolling / R); // 0.082 s
+    const SpinHistory h = twistOnFloor(muT, 0.0, w0, 0.5 * stop, 1.5 * stop);
+    EXPECT_NEAR(h.atHalfStop, 0.5 * w0, 1e-3 * w0); // (the tolerance of the rolling case)
+    EXPECT_LT(h.atEnd, 1e-9);
+    EXPECT_GT(h.minimum, -1e-9);
+    EXPECT_LT(h.horizontalSpeed, 1e-12);
+}
+
+TEST(TwistingResistance, WithoutItFrictionAndRollingResistanceKeepTheSpin) {
+    const SpinHistory h = twistOnFloor(0.0, 0.01, 4.0, 0.05, 0.1);
+    EXPECT_NEAR(h.atEnd, 4.0, 1e-9);
+}
+
+TEST(TwistingResistance, BadCoefficientIsRejectedByName) {
+    for (double bad : {-1e-3, 1.5, std::nan("")}) {
+        EngineSettings s = frictionless(0.0);
+        s.pair.twistingFriction = bad;
+        try {
+            DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), s);
+            ADD_FAILURE() << "accepted twistingFriction " << bad;
+        } catch (const CollisionParameterError& e) {
+            EXPECT_EQ(e.parameter(), "twistingFriction");
+        }
+    }
 }
 
 // A frictionless diamond-like body (eps = 1.8, d_eq = 1 cm) lying on one of

@@ -58,6 +58,7 @@ CollisionParameters toCollisionParameters(const ContactLaw& law) {
     p.tangentialRestitution = law.tangentialRestitution;
     p.friction = law.friction;
     p.rollingFriction = law.rollingFriction;
+    p.twistingFriction = law.twistingFriction;
     validateCollisionParameters(p);
     return p;
 }

@@ -33,6 +33,7 @@ struct ContactLaw {
     double tangentialRestitution = std::numeric_limits<double>::quiet_NaN();
     double friction = 0.0;              // mu (schwager, coulomb)
     double rollingFriction = 0.0;       // mu_r: rolling resistance (any model; 0: none)
+    double twistingFriction = 0.0;      // mu_t: resistance to spin about the normal (any model; 0: none)
 };
 
 struct EngineSettings {

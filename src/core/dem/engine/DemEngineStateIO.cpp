@@ -102,6 +102,7 @@ std::vector<double> sleepFingerprint(const EngineSettings& s) {
                           s.gravity.x(), s.gravity.y(), s.gravity.z()};
     for (const ContactLaw* law : {&s.pair, &s.wall}) {
         f.insert(f.end(), {law->restitution, law->tangentialRestitution, law->friction, law->rollingFriction,
+                           law->twistingFriction,
                            static_cast<double>(std::hash<std::string>{}(law->model) % 1000003)});
     }
     return f;

@@ -179,7 +179,7 @@ void DemEngine::Impl::storeImpulses() {
 
 // The impulses of the substep's wall contacts, on their patches (the
 // solver's impulse is on body 2, the wall; a rolling row's angular impulse
-// likewise, in its tangent basis).
+// likewise, in its tangent basis, and a twisting row's about the normal).
 void DemEngine::Impl::addWallLoads(StepStatistics& stats) const {
     for (std::size_t k = 0; k < active.size(); ++k) {
         const DemContact& d = active[k];
@@ -188,6 +188,7 @@ void DemEngine::Impl::addWallLoads(StepStatistics& stats) const {
         Vec3 moment = d.point.cross(c.impulse);
         if (c.rollingLimit > 0.0 && c.rollingGroup >= 0)
             moment += c.rollingImpulse.x() * c.rollingTangent1 + c.rollingImpulse.y() * c.rollingTangent2;
+        if (c.twistLimit > 0.0 && c.rollingGroup >= 0) moment += c.twistImpulse * c.frame.normal;
         stats.addWallLoad(walls.face(static_cast<std::size_t>(d.face)).patch, c.impulse, moment);
     }
 }

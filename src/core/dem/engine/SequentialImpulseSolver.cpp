@@ -147,17 +147,33 @@ Visit clusterFrictionUpdate(std::vector<SolverBody>& bodies, SolverContact& c) {
 // every visit (cube bed: 99.8 %), so the visit is one 2-D projection and two
 // precomputed responses, on the chain of dependent operations from one
 // visit of a body to the next.
+// The relative angular velocity of contact c (body 2 less body 1; a wall's
+// own at a moving wall).
+Vec3 relativeAngularVelocity(const std::vector<SolverBody>& bodies, const SolverContact& c) {
+    Vec3 w = -bodies[static_cast<std::size_t>(c.i)].angularVelocity;
+    return w + (c.j >= 0 ? bodies[static_cast<std::size_t>(c.j)].angularVelocity : c.wallAngularVelocity);
+}
+
+// The group's bound per unit of limit: the sum of its rows' normal
+// impulses, each weighted by its own limit over the first's (rows of one
+// contact have nearly the same arms). limitOf: the row's limit member.
+template <double SolverContact::*limitOf>
+double groupBound(const SolverContact* group) {
+    const SolverContact& c = group[0];
+    double limit = c.*limitOf * std::max(0.0, c.frame.normal.dot(c.impulse));
+    for (int m = 1; m <= c.rollingGroup; ++m)
+        limit += group[m].*limitOf * std::max(0.0, c.frame.normal.dot(group[m].impulse));
+    return limit;
+}
+
 double rollingUpdate(std::vector<SolverBody>& bodies, SolverContact* group) {
     SolverContact& c = group[0];
     SolverBody& b1 = bodies[static_cast<std::size_t>(c.i)];
-    Vec3 w = -b1.angularVelocity;
-    w += c.j >= 0 ? bodies[static_cast<std::size_t>(c.j)].angularVelocity : c.wallAngularVelocity;
+    const Vec3 w = relativeAngularVelocity(bodies, c);
     const Eigen::Vector2d wT(c.rollingTangent1.dot(w), c.rollingTangent2.dot(w));
     const Eigen::Vector2d old = c.rollingImpulse;
     Eigen::Vector2d next = old - c.rollingInverse * wT;
-    double limit = c.rollingLimit * std::max(0.0, c.frame.normal.dot(c.impulse));
-    for (int m = 1; m <= c.rollingGroup; ++m)
-        limit += group[m].rollingLimit * std::max(0.0, c.frame.normal.dot(group[m].impulse));
+    const double limit = groupBound<&SolverContact::rollingLimit>(group);
     const double size2 = next.squaredNorm(); // onto the disc |L| <= limit (no sqrt inside it)
     if (size2 > limit * limit) next *= limit / std::sqrt(size2);
     const Eigen::Vector2d d = next - old;
@@ -173,13 +189,37 @@ double rollingUpdate(std::vector<SolverBody>& bodies, SolverContact* group) {
     return c.rollingRadius * c.rollingRadius * dw.squaredNorm();
 }
 
+// One visit of the twisting row: the angular impulse about n that stops the
+// relative spin, the accumulated one kept within mu_t R_eff J_n (the group's).
+// Returns the squared contact-speed change R_eff |dw| as rollingUpdate.
+double twistUpdate(std::vector<SolverBody>& bodies, SolverContact* group) {
+    SolverContact& c = group[0];
+    const double spin = c.frame.normal.dot(relativeAngularVelocity(bodies, c));
+    const double old = c.twistImpulse;
+    const double limit = groupBound<&SolverContact::twistLimit>(group);
+    const double next = std::clamp(old - c.twistInverse * spin, -limit, limit);
+    const double d = next - old;
+    if (d == 0.0) return 0.0;
+    c.twistImpulse = next;
+    Vec3 dw = d * c.twistResponse1;
+    bodies[static_cast<std::size_t>(c.i)].angularVelocity -= dw;
+    if (c.j >= 0) {
+        const Vec3 dw2 = d * c.twistResponse2;
+        bodies[static_cast<std::size_t>(c.j)].angularVelocity += dw2;
+        dw += dw2;
+    }
+    return c.rollingRadius * c.rollingRadius * dw.squaredNorm();
+}
+
 // The rolling row's radius and bound (set-up of every row: a rim point's
 // share counts towards its contact's bound).
 void setUpRolling(SolverContact& c) {
     c.rollingImpulse.setZero();
     c.rollingLimit = 0.0;
     c.rollingGroup = 0;
-    if (!(c.law->rollingFriction > 0.0)) return;
+    c.twistImpulse = 0.0;
+    c.twistLimit = 0.0;
+    if (!(c.law->rollingFriction > 0.0 || c.law->twistingFriction > 0.0)) return;
     const double r1 = c.arm1.norm();
     c.rollingRadius = r1;
     if (c.j >= 0) {
@@ -187,6 +227,7 @@ void setUpRolling(SolverContact& c) {
         c.rollingRadius = r1 * r2 / (r1 + r2);
     }
     c.rollingLimit = c.law->rollingFriction * c.rollingRadius;
+    c.twistLimit = c.law->twistingFriction * c.rollingRadius;
 }
 
 // The rest of a rolling row (its plane, responses and block inverse), for
@@ -195,6 +236,16 @@ void setUpRolling(SolverContact& c) {
 void prepareRollingRow(SolverContact& c, const std::vector<SolverBody>& bodies) {
     const Mat3& A1 = bodies[static_cast<std::size_t>(c.i)].inverseInertia;
     const Vec3& n = c.frame.normal;
+    if (c.twistLimit > 0.0) {
+        c.twistResponse1 = multiply(A1, n);
+        double Ann = n.dot(c.twistResponse1);
+        if (c.j >= 0) {
+            c.twistResponse2 = multiply(bodies[static_cast<std::size_t>(c.j)].inverseInertia, n);
+            Ann += n.dot(c.twistResponse2);
+        }
+        c.twistInverse = Ann > 0.0 ? 1.0 / Ann : 0.0;
+    }
+    if (!(c.rollingLimit > 0.0)) return;
     c.rollingTangent1 = n.unitOrthogonal();
     c.rollingTangent2 = n.cross(c.rollingTangent1);
     c.rollingResponse1[0] = multiply(A1, c.rollingTangent1);
@@ -303,11 +354,13 @@ SEF_ALWAYS_INLINE bool visitContact(std::vector<SolverBody>& bodies, SolverConta
     } else {
         updated = lawUpdate(bodies, c, velocityChange2);
     }
-    if (c.rollingLimit > 0.0 && c.rollingGroup >= 0) {
-        const double rollingChange2 = rollingUpdate(bodies, &c);
-        if (rollingChange2 > 0.0) {
+    if (c.hasAngularRows() && c.rollingGroup >= 0) {
+        const double rollingChange2 = c.rollingLimit > 0.0 ? rollingUpdate(bodies, &c) : 0.0;
+        const double twistChange2 = c.twistLimit > 0.0 ? twistUpdate(bodies, &c) : 0.0;
+        const double angularChange2 = std::max(rollingChange2, twistChange2);
+        if (angularChange2 > 0.0) {
             exact = false;
-            velocityChange2 = std::max(velocityChange2, rollingChange2);
+            velocityChange2 = std::max(velocityChange2, angularChange2);
             updated = true;
         }
     }
@@ -371,7 +424,7 @@ void shareRollingRows(std::vector<SolverContact>& contacts, const std::vector<ch
         if (rimPoint[k] && owner < contacts.size()) {
             SolverContact& o = contacts[owner];
             // (owner's group is rows owner+1 .. k-1: every row between joined it)
-            if (o.rollingLimit > 0.0 && c.rollingLimit > 0.0 && c.i == o.i && c.j == o.j &&
+            if (o.hasAngularRows() && c.hasAngularRows() && c.i == o.i && c.j == o.j &&
                 c.frame.normal == o.frame.normal) {
                 ++o.rollingGroup;
                 c.rollingGroup = -1;
@@ -417,7 +470,7 @@ SolverResult solveSequentialImpulses(std::vector<SolverBody>& bodies,
     long visitNumber = 0;
     prepareClusterFriction(bodies, contacts, scratch.degree);
     for (SolverContact& c : contacts)
-        if (c.rollingLimit > 0.0 && c.rollingGroup >= 0) prepareRollingRow(c, bodies);
+        if (c.hasAngularRows() && c.rollingGroup >= 0) prepareRollingRow(c, bodies);
     const double tolerance2 = tolerance * tolerance;
     result.converged = false;
     for (int sweep = 0; sweep < maxSweeps; ++sweep) {

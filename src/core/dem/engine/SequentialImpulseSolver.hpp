@@ -49,6 +49,14 @@
 // J_n (a constant directional torque mu_r R_eff F_n; Ai et al., Powder
 // Technol. 206 (2011) 269, model A). R_eff = r_1 r_2 / (r_1 + r_2) of the
 // contact arms (wall: r_1). Not warm-started: the limit follows J_n.
+//
+// Twisting resistance (law twistingFriction mu_t > 0). A contact point
+// transmits no torque about its normal, so a body spinning about it (a
+// block lying on a floor, an ellipsoid on its flattest side) spins for
+// ever; a real contact patch resists with Coulomb friction spread over its
+// area. The same contact then has a scalar angular row about n that stops
+// the relative spin, limited to |L_n| <= mu_t R_eff J_n, as the rolling row
+// (the rows of a flat-face contact share it likewise).
 #include "collision/CollisionParameters.hpp"
 #include "collision/ContactImpulseLaw.hpp"
 #include "geometry/Types.hpp"
@@ -116,6 +124,15 @@ struct SolverContact {
     Vec3 rollingResponse1[2] = {Vec3::Zero(), Vec3::Zero()}; // I_1^-1 t_1, I_1^-1 t_2
     Vec3 rollingResponse2[2] = {Vec3::Zero(), Vec3::Zero()}; // I_2^-1 t_1, I_2^-1 t_2
     Eigen::Vector2d rollingImpulse = Eigen::Vector2d::Zero(); // on body 2 (body 1 gets -), in (t_1, t_2)
+    // Twisting resistance (law twistingFriction mu_t > 0): mu_t R_eff, the
+    // inverse of n.(I_1^-1 + I_2^-1) n, I^-1 n of each body, and the
+    // accumulated angular impulse about n on body 2. The group of the
+    // rolling row above (rollingGroup) serves it too.
+    double twistLimit = 0.0;            // 0: no twisting row
+    double twistInverse = 0.0;
+    Vec3 twistResponse1 = Vec3::Zero(), twistResponse2 = Vec3::Zero();
+    double twistImpulse = 0.0;
+    bool hasAngularRows() const { return rollingLimit > 0.0 || twistLimit > 0.0; }
 };
 
 struct SolverResult {
