@@ -157,19 +157,23 @@ void blocksOnFloor(benchmark::State& state) {
 }
 
 // Blocks dropped at a tilt (the resting-bed case of doc/dem.md, "Overlap
-// removal without feeding velocity"): a 10 x 10 patch of the cloudBox shape
-// with exponent eps = range(0) / 100, each tilted 0.3 rad about a random
-// horizontal axis, 0.1 mm above a floor; Coulomb mu 0.3, e 0.5, rolling
-// resistance 0.01, steps of 1e-3 s with 2 substeps; overlap removal paying
-// its energy (range(1) = 1) or not (0), or paying it with sleeping after
-// 0.2 s still (2). 1.5 s untimed, then 100 steps timed. Counters:
+// removal without feeding velocity", "Twisting resistance", "Sleeping"): a
+// side x side patch (side = range(2): 10, or 1 for a single block) of the
+// cloudBox shape with exponent eps = range(0) / 100, each tilted 0.3 rad
+// about a random horizontal axis, 0.1 mm above a floor; Coulomb mu 0.3
+// (sticking, eps_t 0), e 0.5, rolling resistance 0.01, steps of 10^-range(3)
+// s with 2 substeps. range(1): 0 overlap removal not paying its energy, 1
+// paying it, 2 paying it with sleeping after 0.2 s still, 3 paying it with
+// twisting resistance 0.01. 1.5 s untimed, then 100 steps timed. Counters:
 // median_spin and max_spin (|omega| at the end, rad/s), wall_reused_share,
 // max_overlap (of d_eq, over the whole run), asleep_share (at the end).
 void blocksDropped(benchmark::State& state) {
     const double eps = state.range(0) / 100.0;
+    const long mode = state.range(1);
+    const int side = static_cast<int>(state.range(2));
+    const double stepDt = std::pow(10.0, -static_cast<double>(state.range(3)));
     Bed bed;
     bed.ps.types.emplace_back(Superellipsoid(0.0005, 0.000375, 0.00025, eps, eps), 2500.0);
-    const int side = 10;
     const double spacing = 1.2e-3, L = side * spacing;
     std::mt19937 rng(3);
     std::uniform_real_distribution<double> angle(0.0, 2.0 * M_PI);
@@ -187,15 +191,16 @@ void blocksDropped(benchmark::State& state) {
     s.pair.rollingFriction = s.wall.rollingFriction = 0.01;
     s.gravity = Vec3(0, 0, -9.81);
     s.reorderParticles = true;
-    s.correctionPaysEnergy = state.range(1) != 0;
-    s.sleepTime = state.range(1) == 2 ? 0.2 : 0.0;
-    bed.engine = std::make_unique<DemEngine>(boxWalls(Vec3::Zero(), Vec3(L, L, 0.02), 10), s);
+    s.correctionPaysEnergy = mode != 0;
+    s.sleepTime = mode == 2 ? 0.2 : 0.0;
+    if (mode == 3) s.pair.twistingFriction = s.wall.twistingFriction = 0.01;
+    bed.engine = std::make_unique<DemEngine>(boxWalls(Vec3::Zero(), Vec3(L, L, 0.02), side), s);
     double maxOverlap = 0.0;
-    for (int k = 0; k < 1500; ++k)
-        maxOverlap = std::max(maxOverlap, bed.engine->step(bed.ps, 1e-3, 2).maxOverlapOverDeq);
+    for (long k = 0; k < std::lround(1.5 / stepDt); ++k)
+        maxOverlap = std::max(maxOverlap, bed.engine->step(bed.ps, stepDt, 2).maxOverlapOverDeq);
     long reusedWalls = 0, wallContacts = 0, asleep = 0;
     for (auto _ : state) {
-        const StepStatistics st = bed.engine->step(bed.ps, 1e-3, 2);
+        const StepStatistics st = bed.engine->step(bed.ps, stepDt, 2);
         reusedWalls += st.reusedWalls;
         wallContacts += st.wallContacts;
         maxOverlap = std::max(maxOverlap, st.maxOverlapOverDeq);
@@ -216,7 +221,8 @@ void blocksDropped(benchmark::State& state) {
 
 } // namespace
 
-BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {0, 1, 2}})->Iterations(100)->Unit(benchmark::kMillisecond);
+BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {0, 1, 2, 3}, {10}, {3}})->Iterations(100)->Unit(benchmark::kMillisecond);
+BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {3}, {1}, {3, 5}})->Iterations(100)->Unit(benchmark::kMillisecond);
 BENCHMARK(blocksOnFloor)->Arg(0)->Arg(1)->Iterations(200)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(boxFilling, frictionless, std::string("frictionless"))
     ->Arg(1000)->Arg(10000)->Iterations(300)->Unit(benchmark::kMillisecond);
