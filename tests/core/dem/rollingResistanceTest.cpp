@@ -36,23 +36,30 @@ struct SpinHistory {
     double atHalfStop = 0, atEnd = 0, minimum = 1e300, horizontalSpeed = 0;
 };
 
-SpinHistory spinOnFloor(double rollingFriction, double w0, double halfStop, double end) {
+// The sphere spinning at w0 about axis (unit) under settings, its spin
+// component along axis recorded.
+SpinHistory spinSphere(const EngineSettings& settings, const Vec3& axis, double w0, double halfStop,
+                       double end) {
     const double R = 0.005;
     ParticleSystem ps;
     ps.types.emplace_back(Superellipsoid(R, R, R, 1.0, 1.0), 1000.0);
     ps.add(0, 0, Vec3(0.05, 0.05, R), Quat::Identity());
-    ps.angularVelocity[0] = Vec3(w0, 0, 0);
-    DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), frictionless(rollingFriction));
+    ps.angularVelocity[0] = w0 * axis;
+    DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), settings);
     SpinHistory h;
     const long steps = std::lround(end / kStepRolling), half = std::lround(halfStop / kStepRolling);
     for (long n = 1; n <= steps; ++n) {
         engine.step(ps, kStepRolling);
-        h.minimum = std::min(h.minimum, ps.angularVelocity[0].x());
+        h.minimum = std::min(h.minimum, ps.angularVelocity[0].dot(axis));
         h.horizontalSpeed = std::max(h.horizontalSpeed, ps.velocity[0].head<2>().norm());
-        if (n == half) h.atHalfStop = ps.angularVelocity[0].x();
+        if (n == half) h.atHalfStop = ps.angularVelocity[0].dot(axis);
     }
     h.atEnd = ps.angularVelocity[0].norm();
     return h;
+}
+
+SpinHistory spinOnFloor(double rollingFriction, double w0, double halfStop, double end) {
+    return spinSphere(frictionless(rollingFriction), Vec3::UnitX(), w0, halfStop, end);
 }
 
 TEST(RollingResistance, SpinningSphereStopsAtTheAnalyticRate) {
@@ -80,26 +87,11 @@ TEST(RollingResistance, WithoutItTheSpinOfAFrictionlessSphereIsKept) {
 // mu_t R_eff J_n per substep: the deceleration 2.5 mu_t g / R again.
 SpinHistory twistOnFloor(double twistingFriction, double rollingFriction, double w0, double halfStop,
                          double end) {
-    const double R = 0.005;
-    ParticleSystem ps;
-    ps.types.emplace_back(Superellipsoid(R, R, R, 1.0, 1.0), 1000.0);
-    ps.add(0, 0, Vec3(0.05, 0.05, R), Quat::Identity());
-    ps.angularVelocity[0] = Vec3(0, 0, w0);
     EngineSettings s = frictionless(rollingFriction);
     s.pair.model = s.wall.model = "coulomb";
     s.pair.friction = s.wall.friction = 0.3;
     s.pair.twistingFriction = s.wall.twistingFriction = twistingFriction;
-    DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), s);
-    SpinHistory h;
-    const long steps = std::lround(end / kStepRolling), half = std::lround(halfStop / kStepRolling);
-    for (long n = 1; n <= steps; ++n) {
-        engine.step(ps, kStepRolling);
-        h.minimum = std::min(h.minimum, ps.angularVelocity[0].z());
-        h.horizontalSpeed = std::max(h.horizontalSpeed, ps.velocity[0].head<2>().norm());
-        if (n == half) h.atHalfStop = ps.angularVelocity[0].z();
-    }
-    h.atEnd = ps.angularVelocity[0].norm();
-    return h;
+    return spinSphere(s, Vec3::UnitZ(), w0, halfStop, end);
 }
 
 TEST(TwistingResistance, SpinAboutTheNormalStopsAtTheAnalyticRate) {
