@@ -424,7 +424,7 @@ void Foam::reduceStatistics(sef::dem::StepStatistics& s)
         scalar(s.contacts), scalar(s.pairContacts), scalar(s.wallContacts),
         scalar(s.newtonIterations), scalar(s.fallbacks), scalar(s.pushedBack),
         scalar(s.candidatePairs), scalar(s.reusedPairs), scalar(s.reusedWalls),
-        scalar(s.rimPoints), s.kineticEnergy, scalar(s.impulses), scalar(s.sweeps),
+        scalar(s.rimPoints), scalar(s.speculativeContacts), s.kineticEnergy, scalar(s.impulses), scalar(s.sweeps),
         scalar(s.sweepLimitReached), scalar(s.sweepsStagnated), s.impulseEnergyChange,
         s.projectionPotentialChange, s.correctionEnergyPaid, s.correctionEnergyUnpaid,
         scalar(s.sleepingParticles), scalar(s.fellAsleep), scalar(s.wokenUp)
@@ -442,6 +442,7 @@ void Foam::reduceStatistics(sef::dem::StepStatistics& s)
     s.reusedPairs = long(sums[k++]);
     s.reusedWalls = long(sums[k++]);
     s.rimPoints = long(sums[k++]);
+    s.speculativeContacts = long(sums[k++]);
     s.kineticEnergy = sums[k++];
     s.impulses = long(sums[k++]);
     s.sweeps = long(sums[k++]);

@@ -122,7 +122,7 @@ Foam::wordList Foam::collisionKeywords()
         "sweepTolerance", "contactReuseTolerance", "flatContactReuseTolerance",
         "flatContactReuseTranslation", "flatPatchSlideTolerance",
         "allowedPenetration", "sweepStagnationWindow", "overlapPasses",
-        "sleepTime", "sleepSpeed", "sleepDrift", "wakeForceChange"
+        "sleepTime", "sleepSpeed", "sleepDrift", "wakeForceChange", "speculativeWallContacts"
     };
 }
 
@@ -381,6 +381,8 @@ void Foam::readCollisionSettings(const dictionary& coll, sef::dem::EngineSetting
     engine.onePartnerPerStep = readSwitch(coll, "onePartnerPerStep", false);
     engine.patchRimPoints =
         readSwitch(coll, "patchRimPoints", sef::dem::EngineSettings().patchRimPoints);
+    engine.speculativeWallContacts =
+        readSwitch(coll, "speculativeWallContacts", sef::dem::EngineSettings().speculativeWallContacts);
     // Solver tolerances (defaults: sef::dem::EngineSettings; doc/dem.md)
     const sef::dem::EngineSettings defaults;
     engine.sweepTolerance =

@@ -53,6 +53,9 @@ EnergyHistory dropClusters(bool pay, unsigned seed) {
     s.pair.tangentialRestitution = s.wall.tangentialRestitution = 0.0;
     s.gravity = Vec3(0, 0, -9.81);
     s.correctionPaysEnergy = pay;
+    // (contacts before penetration leave overlap removal little to lift:
+    // without them the payment is what stops the ratchet, which is tested)
+    s.speculativeWallContacts = false;
     DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(side * spacing, side * spacing, 0.01)), s);
     EnergyHistory h;
     for (std::size_t i = 0; i < ps.size(); ++i)

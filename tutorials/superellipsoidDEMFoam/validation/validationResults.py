@@ -150,16 +150,24 @@ def shapeInfo(shape, density):
     return dict(volume=info["volume"][0], inertia=info["inertia"])
 
 
-def detectedContact(shape, position, orientation):
+def detectedContact(shape, position, orientation, gap=0.0):
     """Contact point of the shape in the given pose against the floor z = 0,
-    from superellipsoidContact (the same detection the solver uses)."""
-    body = dict(shape, density=1000.0, position=list(position), orientation=list(orientation))
-    payload = dict(bodies=[body], wall=dict(point=[0.0, 0.0, 0.0], normal=[0.0, 0.0, 1.0]))
-    r = json.loads(subprocess.run(["superellipsoidContact"], input=json.dumps(payload),
-                                  capture_output=True, text=True, check=True).stdout)
-    if not r["contact"]:
-        raise RuntimeError("superellipsoidContact: no contact for pose %s %s" % (position, orientation))
-    return np.array(r["point"])
+    from superellipsoidContact (the same detection the solver uses). A pose
+    up to `gap` above the floor (a contact before penetration: the solver met
+    the body at its deepest point with a gap) is lowered until it touches;
+    its deepest point keeps its place relative to the centre."""
+    for k in range(9):
+        lowered = list(position)
+        lowered[2] -= gap * k / 8
+        body = dict(shape, density=1000.0, position=lowered, orientation=list(orientation))
+        payload = dict(bodies=[body], wall=dict(point=[0.0, 0.0, 0.0], normal=[0.0, 0.0, 1.0]))
+        r = json.loads(subprocess.run(["superellipsoidContact"], input=json.dumps(payload),
+                                      capture_output=True, text=True, check=True).stdout)
+        if r["contact"]:
+            return np.array(r["point"]) + np.array([0.0, 0.0, position[2] - lowered[2]])
+        if gap == 0.0:
+            break
+    raise RuntimeError("superellipsoidContact: no contact for pose %s %s" % (position, orientation))
 
 
 def kodamAnalytic(lever, mass, Iyy, e, V):
@@ -213,7 +221,9 @@ def kodamResults(casesDir):
         # the start of a step (after the first half kick, before the drift),
         # i.e. at the positions of the last free row.
         pose = before[1:4]
-        point = detectedContact(shape, pose, before[10:14])
+        # (two substeps' travel: the farthest a contact before penetration
+        # can be met above the floor)
+        point = detectedContact(shape, pose, before[10:14], gap=2.0 * dt * V)
         lever = point[0] - pose[0]
         r = float(np.linalg.norm(point - pose))
         wK, vK = kodamAnalytic(lever, mass, Iyy, e, V)

@@ -5,6 +5,7 @@
 
 #include "contact/PairContact.hpp"
 #include "dem/walls/WallFaceContact.hpp"
+#include "kinematics/OrientationUpdate.hpp"
 
 #include <algorithm>
 
@@ -17,6 +18,13 @@ namespace sef::dem {
 // cube-like tutorial bed 54 exact queries per substep at 1.5 s, nearly all
 // ending on their warm normal, ~6 % of the time.)
 constexpr double kSeparatingAxisMargin = 1e-9;
+
+// The key part of a speculative wall contact (after the rim points').
+constexpr std::int64_t kSpeculativePart = 1 + kRimPoints;
+// A body's deepest point after turning for two substeps is another part of
+// it (a block's far edge) when it lies this far (times the bounding radius)
+// from the deepest point now.
+constexpr double kFarSide = 0.1;
 
 void DemEngine::Impl::detect(StepStatistics& stats) {
     contacts.clear();
@@ -217,14 +225,96 @@ void DemEngine::Impl::detectWalls(StepStatistics& stats) {
         const bool ownersWalls = exchange && haloBody[i] && !(anyLocalImage && sourceBody[i] >= 0);
         if (ownersWalls || held(i) || walls.noFaceWithin(centres[i], radius[i])) {
             nearWall[i] = 0;
+            if (!ownersWalls && !held(i) && settings.speculativeWallContacts) addSpeculativeWallContacts(i, stats);
             continue;
         }
         faceCache.facesNear(walls, i, ids[i], radius[i], centres[i], radius[i], nearFaces);
         nearWall[i] = !nearFaces.empty();
-        if (nearFaces.empty()) continue;
+        if (nearFaces.empty()) {
+            if (settings.speculativeWallContacts) addSpeculativeWallContacts(i, stats);
+            continue;
+        }
         queryNearFaces(i, stats);
-        if (wallResults.empty()) continue;
-        addWallContacts(i, stats);
+        if (!wallResults.empty()) addWallContacts(i, stats);
+        if (settings.speculativeWallContacts) addSpeculativeWallContacts(i, stats, true);
+    }
+}
+
+// Contacts before penetration: a point of body i that would reach the
+// plane of a face within two substeps at its present approach speed, not
+// touching it yet, gets a contact there with depth -gap. The impulse stage
+// lets it close the gap and no more, or bounces an impact from there
+// (setUpSolverContacts), so a falling body meets the wall with its
+// restitution instead of entering it by up to a substep's travel and being
+// projected out. Two points per face: the body's deepest point towards it
+// (the support point along the face's outward normal), unless a contact
+// already holds that plane, and the deepest point after the body has
+// turned for two substeps (the far side of a block rocking on an edge).
+// Both must project inside the face. near: nearFaces holds the faces
+// within the bounding sphere; else the faces within the sphere grown by
+// two substeps' travel are searched (a body about to reach a wall).
+void DemEngine::Impl::addSpeculativeWallContacts(std::size_t i, StepStatistics& stats, bool near) {
+    const RigidBodyState& b = bodies[i];
+    const double speed = b.velocity.norm() + b.angularVelocity.norm() * radius[i];
+    const double reach = 2.0 * substepLength * speed;
+    if (!(reach > 0.0)) return;
+    if (!near) {
+        if (walls.noFaceWithin(centres[i], radius[i] + reach)) return;
+        nearFaces.clear();
+        walls.facesNear(centres[i], radius[i] + reach, nearFaces);
+        claimedPlanes.clear();
+    }
+    const Superellipsoid& shape = system->types[static_cast<std::size_t>(typeOf[i])].shape;
+    const Mat3& R = poses[i].rotation;
+    const bool turning = !b.angularVelocity.isZero(0.0);
+    const Mat3 turned = turning ? Mat3(advanceOrientation(poses[i].orientation, b.angularVelocity,
+                                                           2.0 * substepLength).toRotationMatrix())
+                                : R;
+    // (planes held by exact contacts: claimedPlanes; by a speculative
+    // contact through another face of the plane: speculativePlanes)
+    std::vector<int>& speculativePlanes = laterQueries; // (free scratch here)
+    speculativePlanes.clear();
+    const auto holds = [](const std::vector<int>& planes, int plane) {
+        return std::find(planes.begin(), planes.end(), plane) != planes.end();
+    };
+    for (const int f : nearFaces) {
+        const std::size_t face = static_cast<std::size_t>(f);
+        const int plane = walls.planeOf(face);
+        if (holds(speculativePlanes, plane)) continue;
+        const Vec3& n = walls.outwardNormalOf(face); // from the particle into the wall
+        Vec3 points[2];
+        int parts[2];
+        int count = 0;
+        const Vec3 deepest = centres[i] + R * shape.supportPoint(R.transpose() * n);
+        if (!holds(claimedPlanes, plane)) {
+            points[count] = deepest;
+            parts[count++] = 0;
+        }
+        if (turning) {
+            // (another part of the body only: on a rounded face the deepest
+            // point rolls along, which its contact already follows)
+            const Vec3 far = centres[i] + R * shape.supportPoint(turned.transpose() * n);
+            if ((far - deepest).squaredNorm() > kFarSide * kFarSide * radius[i] * radius[i]) {
+                points[count] = far;
+                parts[count++] = 1;
+            }
+        }
+        for (int m = 0; m < count; ++m) {
+            const Vec3& point = points[m];
+            const double gap = -walls.planeDistance(face, point);
+            if (!(gap > 0.0)) continue; // touching: the exact query's
+            const double approach = n.dot(b.velocity + b.angularVelocity.cross(point - centres[i]));
+            if (!(gap < 2.0 * substepLength * approach)) continue;
+            if (!walls.faceContainsProjection(face, point, 0.0)) continue;
+            WarmStartEntry entry;
+            entry.key = ContactKey::wall(ids[i], f);
+            entry.key.part = kSpeculativePart + parts[m];
+            entry.normal = n;
+            contacts.push_back(DemContact{static_cast<int>(i), -1, f, point, n, -gap});
+            contactSlot.push_back(warm.record(entry, warm.find(entry.key)));
+            ++stats.speculativeContacts;
+            if (!holds(speculativePlanes, plane)) speculativePlanes.push_back(plane);
+        }
     }
 }
 

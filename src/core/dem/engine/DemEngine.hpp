@@ -113,6 +113,11 @@ struct EngineSettings {
     // resting on a face cannot rock on its patch centroid for ever. Not with
     // onePartnerPerStep (the paper's single impulse per particle).
     bool patchRimPoints = true;
+    // Contacts before penetration with walls (dem/engine/DemDetection.cpp,
+    // addSpeculativeWallContacts): a face a body will reach within two
+    // substeps is met by an impulse at the gap, with the wall law's
+    // restitution, instead of being entered and projected out.
+    bool speculativeWallContacts = true;
     // The shifts of the periodic lattice the step's PeriodicImages use
     // (PeriodicLattice::shifts()): walls running through a periodic boundary
     // (a floor) are one surface across it, with no edges there (WallSet).
@@ -160,6 +165,7 @@ struct StepStatistics {
     long reusedPairs = 0;         // pair queries answered from the reference (no Newton)
     long reusedWalls = 0;         // wall-face queries answered from the reference
     long rimPoints = 0;           // rim-point constraints added to flat-face contacts
+    long speculativeContacts = 0; // wall contacts before penetration (not in contacts)
     double maxOverlapOverDeq = 0; // largest penetration / d_eq after the step
     double kineticEnergy = 0;     // translational + rotational [J], at the END of the step
     long impulses = 0;            // impulses applied (all sweeps)

@@ -259,6 +259,7 @@ struct DemEngine::Impl {
     void detectWalls(StepStatistics& stats);
     void queryNearFaces(std::size_t i, StepStatistics& stats);
     void addWallContacts(std::size_t i, StepStatistics& stats);
+    void addSpeculativeWallContacts(std::size_t i, StepStatistics& stats, bool near = false);
     void addRimPoints(const ContactResult& r, const ContactKey& key, int i, int j, int face, bool carried,
                       StepStatistics& stats);
     // DemImpulseStage.cpp

@@ -110,12 +110,19 @@ void DemEngine::Impl::setUpSolverContacts() {
         setWallMotion(c, d);
         const Vec3 u = relativeContactVelocity(solverBodies, c);
         const double approach = d.normal.dot(u);
-        const bool resting = -approach <= restingSpeed;
+        bool resting = -approach <= restingSpeed;
         c.frame.targetNormalVelocity = resting ? 0.0 : -c.law->restitution * std::min(approach, 0.0);
+        if (d.depth < 0.0) { // speculative (addSpeculativeWallContacts): a gap of -depth
+            // An impact that closes the gap within the substep bounces from
+            // there; anything else may close it, and no more.
+            const double closing = -d.depth / substepLength;
+            resting = resting || -approach <= closing;
+            c.frame.targetNormalVelocity = resting ? -closing : c.frame.targetNormalVelocity;
+        }
         // a contact solved as cluster friction: sticking target eps_t u_t of an impact
         c.targetTangentialVelocity =
             resting ? Vec3(Vec3::Zero()) : Vec3(c.law->tangentialRestitution * (u - approach * d.normal));
-        warm.slot(activeSlot[k]).resting = resting;
+        warm.slot(activeSlot[k]).resting = resting && d.depth >= 0.0; // (a gap's impulse starts afresh)
         if (anyLocalImage) {
             // A periodic image's contact acts on its source: the arms
             // stay the image's (set up above from its centre), the
