@@ -3,6 +3,7 @@
 #include "foamEigen.H"
 #include "error.H"
 #include "Switch.H"
+#include "Pstream.H"
 #include "collision/CollisionParameters.hpp"
 #include "geometry/ParameterError.hpp"
 
@@ -383,6 +384,14 @@ void Foam::readCollisionSettings(const dictionary& coll, sef::dem::EngineSetting
         readSwitch(coll, "patchRimPoints", sef::dem::EngineSettings().patchRimPoints);
     engine.speculativeWallContacts =
         readSwitch(coll, "speculativeWallContacts", sef::dem::EngineSettings().speculativeWallContacts);
+    if (engine.speculativeWallContacts && Pstream::parRun())
+    {
+        // A body near a processor boundary is solved on both processors,
+        // its wall rows on its owner only: with speculative rows there a
+        // decomposed bed settled 7 % lower than the serial one.
+        engine.speculativeWallContacts = false;
+        Info<< "speculativeWallContacts: off in a decomposed run" << nl;
+    }
     // Solver tolerances (defaults: sef::dem::EngineSettings; doc/dem.md)
     const sef::dem::EngineSettings defaults;
     engine.sweepTolerance =
