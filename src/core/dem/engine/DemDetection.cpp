@@ -281,12 +281,16 @@ void DemEngine::Impl::addSpeculativeWallContacts(std::size_t i, StepStatistics& 
         const std::size_t face = static_cast<std::size_t>(f);
         const int plane = walls.planeOf(face);
         if (holds(speculativePlanes, plane)) continue;
+        // (no point of the body is nearer the plane than its bounding sphere)
+        if (-walls.planeDistance(face, centres[i]) - radius[i] > reach) continue;
+        const bool claimed = holds(claimedPlanes, plane);
+        if (claimed && !turning) continue;
         const Vec3& n = walls.outwardNormalOf(face); // from the particle into the wall
         Vec3 points[2];
         int parts[2];
         int count = 0;
         const Vec3 deepest = centres[i] + R * shape.supportPoint(R.transpose() * n);
-        if (!holds(claimedPlanes, plane)) {
+        if (!claimed) {
             points[count] = deepest;
             parts[count++] = 0;
         }
