@@ -185,8 +185,9 @@ void DemEngine::Impl::prepareSleeping(double h, StepStatistics& stats) {
 }
 
 // The detection met a candidate pair of an awake body and a sleeping one:
-// the sleeping island wakes at the next substep if they touch or the awake
-// body moves and their bounding spheres are within two substeps' travel.
+// the sleeping island wakes at the next substep if they touch, or if the
+// awake body moves and their gap along the line of centres is within two
+// substeps' travel.
 void DemEngine::Impl::noteSleeperNear(int awake, int sleeper, bool touching) {
     const std::size_t a = static_cast<std::size_t>(awake), s = static_cast<std::size_t>(sleeper);
     if (!touching) {
