@@ -608,3 +608,34 @@ TEST(DemEngine, NearlyTouchingPairsAreAnsweredByTheirSeparatingAxis) {
     EXPECT_GT(apartSteps, 18 * (closingSteps / 2 - 2));
     EXPECT_LE(apartQueriedAfresh, apartSteps / 10);
 }
+
+// A contact law's tangentialRestitution left unset is the model's own: 0
+// for coulomb (sticking stops the slip), 1 for frictional. With 1, a core
+// coulomb law kept a sliding body's slip: it never felt friction. Here a
+// sphere launched sliding on a coulomb floor (mu 0.3) ends rolling at 5/7
+// of its launch speed, the analytic answer for Coulomb friction (impulse
+// and angular impulse balance about the contact point), after sliding for
+// t = 2 v0 / (7 mu g).
+TEST(DemEngine, UnsetTangentialRestitutionIsTheModelsOwn) {
+    EngineSettings s;
+    s.pair.model = "coulomb";
+    s.wall.model = "frictional";
+    s.pair.friction = 0.3;
+    const DemEngine engine({}, s);
+    EXPECT_EQ(engine.settings().pair.tangentialRestitution, 0.0);
+    EXPECT_EQ(engine.settings().wall.tangentialRestitution, 1.0);
+
+    const double r = 0.005, v0 = 0.5, mu = 0.3;
+    ParticleSystem ps = oneType(Superellipsoid(r, r, r, 1, 1));
+    ps.add(0, 0, Vec3(0.02, 0.05, r), Quat::Identity(), Vec3(v0, 0, 0));
+    EngineSettings floor;
+    floor.pair.model = floor.wall.model = "coulomb";
+    floor.pair.friction = floor.wall.friction = mu;
+    floor.pair.restitution = floor.wall.restitution = 0.5;
+    floor.gravity = gravity;
+    DemEngine sliding(dem::test::boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.1)), floor);
+    const double slide = 2 * v0 / (7 * mu * 9.81); // 0.049 s
+    for (int k = 0; k < std::lround(2 * slide / 1e-5); ++k) sliding.step(ps, 1e-5);
+    EXPECT_NEAR(ps.velocity[0].x(), 5.0 / 7.0 * v0, 1e-2 * v0);
+    EXPECT_NEAR(ps.angularVelocity[0].y() * r, ps.velocity[0].x(), 1e-2 * v0); // rolling
+}
