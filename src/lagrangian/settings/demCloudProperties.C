@@ -123,7 +123,8 @@ Foam::wordList Foam::collisionKeywords()
         "sweepTolerance", "contactReuseTolerance", "flatContactReuseTolerance",
         "flatContactReuseTranslation", "flatPatchSlideTolerance",
         "allowedPenetration", "sweepStagnationWindow", "overlapPasses",
-        "sleepTime", "sleepSpeed", "sleepDrift", "wakeForceChange", "speculativeWallContacts"
+        "sleepTime", "sleepSpeed", "sleepDrift", "wakeForceChange", "speculativeWallContacts",
+        "speculativePairContacts"
     };
 }
 
@@ -392,6 +393,10 @@ void Foam::readCollisionSettings(const dictionary& coll, sef::dem::EngineSetting
         engine.speculativeWallContacts = false;
         Info<< "speculativeWallContacts: off in a decomposed run" << nl;
     }
+    // (pairs across a processor boundary are solved once, on the
+    // processor that resolves the pair, gap or not)
+    engine.speculativePairContacts =
+        readSwitch(coll, "speculativePairContacts", sef::dem::EngineSettings().speculativePairContacts);
     // Solver tolerances (defaults: sef::dem::EngineSettings; doc/dem.md)
     const sef::dem::EngineSettings defaults;
     engine.sweepTolerance =

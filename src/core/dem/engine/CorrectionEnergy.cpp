@@ -12,7 +12,7 @@
 
 namespace sef::dem {
 
-void DemEngine::Impl::payCorrectionEnergy(StepStatistics& stats) {
+double DemEngine::Impl::payCorrectionEnergy(StepStatistics& stats) {
     // clusters: the involved bodies joined by pair contacts (union-find)
     std::vector<std::size_t>& root = clusterRoot;
     root.resize(bodies.size());
@@ -64,9 +64,24 @@ void DemEngine::Impl::payCorrectionEnergy(StepStatistics& stats) {
         if (!(cl.lift > 0.0)) continue;
         const double paid = cl.payable ? std::min(cl.lift, cl.kinetic) : 0.0;
         stats.correctionEnergyPaid += paid;
-        stats.correctionEnergyUnpaid += cl.lift - paid;
+        if (settings.correctionWithinPayment && cl.payable && paid < cl.lift) {
+            // only the share of the corrections the cluster can pay is made
+            // (the lift is linear in the shifts)
+            cl.shiftScale = paid / cl.lift;
+        } else {
+            stats.correctionEnergyUnpaid += cl.lift - paid;
+        }
         // the kinetic energy left: every relative velocity scaled by f
         if (paid > 0.0) cl.factor = std::sqrt(std::max(0.0, 1.0 - paid / cl.kinetic));
+    }
+    double potential = 0.0; // of the shifts taken back
+    for (const std::size_t i : involved) {
+        const CorrectionCluster& cl = clusters[find(i)];
+        if (cl.shiftScale == 1.0 || shift[i].isZero(0.0)) continue;
+        const Vec3 back = (cl.shiftScale - 1.0) * shift[i];
+        bodies[i].position += back;
+        shift[i] += back;
+        potential += potentialChange(i, back);
     }
     for (const std::size_t i : involved) {
         const CorrectionCluster& cl = clusters[find(i)];
@@ -84,6 +99,7 @@ void DemEngine::Impl::payCorrectionEnergy(StepStatistics& stats) {
             stats.addWallLoad(walls.face(std::size_t(c.face)).patch, J, c.point.cross(J));
         }
     }
+    return potential;
 }
 
 } // namespace sef::dem

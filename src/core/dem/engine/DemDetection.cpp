@@ -3,6 +3,7 @@
 // (near faces, duplicate wall contacts merged), rim points of flat faces.
 #include "dem/engine/DemEngineImpl.hpp"
 
+#include "contact/ContactPatch.hpp"
 #include "contact/PairContact.hpp"
 #include "dem/walls/WallFaceContact.hpp"
 #include "kinematics/OrientationUpdate.hpp"
@@ -53,9 +54,12 @@ void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
     ++stats.candidatePairs;
     const PairFrame f = pairFrame(i, j);
     const WarmStartEntry* previous = warm.find(f.key);
+    // how far the pair may close in two substeps (0: no contacts before
+    // touching); a pair proved apart by more is not asked for its gap
+    const double reach = settings.speculativePairContacts ? pairReach(i, j) : 0.0;
     if (previous && previous->separation > 0.0) {
         // apart by a bounding volume at the last query: still apart?
-        if (pairStillSeparated(*previous, f.poseA, f.poseB, radius[f.b])) {
+        if (pairStillSeparated(*previous, f.poseA, f.poseB, radius[f.b], reach)) {
             ++stats.reusedPairs;
             warm.recordCarried(*previous, previous->normal);
             return;
@@ -65,10 +69,16 @@ void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
     ContactResult r; // normal from a to b
     int slot;
     bool carried = false;
-    const PairReuse reuse = previous ? reusePairGeometry(f, *previous, r, slot, carried, stats) : PairReuse::none;
+    const PairReuse reuse =
+        previous ? reusePairGeometry(f, *previous, reach, r, slot, carried, stats) : PairReuse::none;
     if (reuse == PairReuse::apart) return;
-    if (reuse == PairReuse::none && !queryPair(f, previous, r, slot, stats)) return;
+    if (reuse == PairReuse::none && !queryPair(f, previous, reach, r, slot, stats)) return;
     if (!f.ordered) r.normal = -r.normal;
+    if (!r.contact && r.depth < 0.0 && -r.depth < reach) {
+        addSpeculativePairContact(f, i, j, r, reach, slot, stats);
+        if (sleeper >= 0) noteSleeperNear(sleeper == i ? j : i, sleeper, true);
+        return;
+    }
     if (!r.contact || !(r.depth > 0.0)) return;
     r.point += f.origin; // back to the world (the rest of r is not read)
     for (int k = 0; k < r.rimCount; ++k) r.rim[static_cast<std::size_t>(k)] += f.origin;
@@ -79,6 +89,56 @@ void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
     stats.maxOverlapOverDeq =
         std::max(stats.maxOverlapOverDeq, r.depth / std::min(diameter[i], diameter[j]));
     addRimPoints(r, f.key, i, j, -1, carried, stats);
+}
+
+// Two substeps' travel of the pair's fastest points towards each other.
+double DemEngine::Impl::pairReach(int i, int j) const {
+    const RigidBodyState& a = bodies[static_cast<std::size_t>(i)];
+    const RigidBodyState& b = bodies[static_cast<std::size_t>(j)];
+    const double speed = (a.velocity - b.velocity).norm() + a.angularVelocity.norm() * radius[i] +
+                         b.angularVelocity.norm() * radius[j];
+    return 2.0 * substepLength * speed;
+}
+
+// A pair apart by a gap it closes within two substeps (r: the query's
+// answer with its normal from i to j, in the frame of f): a contact at the
+// gap (depth -gap), at the middle of the two points that bound it. The gap
+// is a lower bound of the distance (the overlap along a separating axis),
+// so the impulse stage may stop the pair short of touching, never let it
+// enter; the next substep's query meets the rest. A flat face's support
+// point is anywhere on the face (a cube meeting a cube face to face would
+// be struck off-centre and set spinning): with flat faces, the point is
+// where the pair would first touch, the centroid of the patch the exact
+// query finds with b moved across the gap.
+void DemEngine::Impl::addSpeculativePairContact(const PairFrame& f, int i, int j, const ContactResult& r,
+                                                double reach, int slot, StepStatistics& stats) {
+    const double gap = -r.depth;
+    Vec3 point = 0.5 * (r.surfacePoint1 + r.surfacePoint2);
+    const Superellipsoid& shapeA = system->types[typeOf[f.a]].shape;
+    const Superellipsoid& shapeB = system->types[typeOf[f.b]].shape;
+    if (hasFlatFaces(shapeA) || hasFlatFaces(shapeB)) {
+        const Vec3 n = f.ordered ? r.normal : Vec3(-r.normal); // from a to b
+        // (moved by the gap and a rounding-sized overlap along the axis)
+        const double across = gap + 1e-9 * std::min(radius[f.a], radius[f.b]);
+        PairContactOptions exact;
+        exact.boundingVolumeRejection = false;
+        const ContactResult touching =
+            detectPairContact(shapeA, Pose{f.positionA, bodies[f.a].orientation}, shapeB,
+                              Pose{Vec3(f.positionB - across * n), bodies[f.b].orientation}, nullptr, exact);
+        stats.newtonIterations += touching.iterations;
+        if (touching.contact && touching.depth > 0.0) point = touching.point + (0.5 * across) * n;
+    }
+    point += f.origin;
+    const RigidBodyState& a = bodies[static_cast<std::size_t>(i)];
+    const RigidBodyState& b = bodies[static_cast<std::size_t>(j)];
+    const Vec3 u = b.velocity + b.angularVelocity.cross(point - centres[j]) - a.velocity -
+                   a.angularVelocity.cross(point - centres[i]);
+    const double approach = -r.normal.dot(u);
+    if (!(gap < 2.0 * substepLength * approach) || !(gap < reach)) return;
+    contacts.push_back(DemContact{i, j, -1, point, r.normal, -gap});
+    contactSlot.push_back(slot);
+    ++stats.speculativeContacts;
+    ++stats.speculativePairContacts;
 }
 
 // The narrow phase sees the pair relative to A's centre, so its answer
@@ -113,11 +173,12 @@ PosedBody DemEngine::Impl::posedBody(const PairFrame& f, int body) const {
 // (dem/engine/PairGeometryReuse.hpp), in order. apart: no contact (the entry is
 // carried); contact: r, slot and carried set; none: query afresh.
 DemEngine::Impl::PairReuse DemEngine::Impl::reusePairGeometry(const PairFrame& f, const WarmStartEntry& previous,
-                                                              ContactResult& r, int& slot, bool& carried,
-                                                              StepStatistics& stats) {
+                                                              double reach, ContactResult& r, int& slot,
+                                                              bool& carried, StepStatistics& stats) {
     const int a = f.a, b = f.b;
-    if (apartWithinMotionBound(previous, f.poseA, f.poseB, radius[b],
-                               kSeparatingAxisMargin * std::min(radius[a], radius[b]))) {
+    // apart by more than the pair closes in two substeps (reach)
+    const double apartMargin = std::max(kSeparatingAxisMargin * std::min(radius[a], radius[b]), reach);
+    if (apartWithinMotionBound(previous, f.poseA, f.poseB, radius[b], apartMargin)) {
         // apart along the last exact normal (PairGeometryReuse.hpp);
         // first: most candidate pairs of a bed, and the answer the reuse
         // below would give them (no contact) at a third of its work
@@ -152,8 +213,7 @@ DemEngine::Impl::PairReuse DemEngine::Impl::reusePairGeometry(const PairFrame& f
         return PairReuse::contact;
     }
     if (previous.hasReference && previous.referenceDepth < 0.0 &&
-        separatedAlongReference(previous, posedBody(f, 0), posedBody(f, 1),
-                                kSeparatingAxisMargin * std::min(radius[a], radius[b]), r)) {
+        separatedAlongReference(previous, posedBody(f, 0), posedBody(f, 1), apartMargin, r)) {
         // apart along the last exact normal, with the reference moved
         // to now (the motion bound above then holds for a while), and
         // that axis the warm-start normal: when the pair closes, Newton
@@ -171,8 +231,8 @@ DemEngine::Impl::PairReuse DemEngine::Impl::reusePairGeometry(const PairFrame& f
 // the previous entry if any, recorded with its reference. False when the
 // bounding volumes answered (no contact; a gap is remembered for
 // pairStillSeparated).
-bool DemEngine::Impl::queryPair(const PairFrame& f, const WarmStartEntry* previous, ContactResult& r, int& slot,
-                                StepStatistics& stats) {
+bool DemEngine::Impl::queryPair(const PairFrame& f, const WarmStartEntry* previous, double reach, ContactResult& r,
+                                int& slot, StepStatistics& stats) {
     const ParticleSystem& ps = *system;
     // (a zero normal: cold, but the patch guesses still come out)
     PatchGuess patchGuess = previous ? previous->patchGuess : PatchGuess{};
@@ -180,9 +240,16 @@ bool DemEngine::Impl::queryPair(const PairFrame& f, const WarmStartEntry* previo
     PairWarmStart warmStart{previous ? previous->normal : Vec3::Zero(), &patchGuess, &kept};
     if (previous && previous->hasReference && previous->flatReference)
         warmStart.normal = flatPatchWarmNormal(*previous, posedBody(f, 0), posedBody(f, 1));
-    r = detectPairContact(ps.types[typeOf[f.a]].shape, Pose{f.positionA, bodies[f.a].orientation},
-                          ps.types[typeOf[f.b]].shape, Pose{f.positionB, bodies[f.b].orientation},
-                          &warmStart);
+    const Superellipsoid& shapeA = ps.types[typeOf[f.a]].shape;
+    const Superellipsoid& shapeB = ps.types[typeOf[f.b]].shape;
+    const Pose poseA{f.positionA, bodies[f.a].orientation}, poseB{f.positionB, bodies[f.b].orientation};
+    r = detectPairContact(shapeA, poseA, shapeB, poseB, &warmStart);
+    if ((r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox) && -r.depth < reach) {
+        // a bounding volume's gap, but the pair may close it: the gap of the shapes
+        PairContactOptions exact;
+        exact.boundingVolumeRejection = false;
+        r = detectPairContact(shapeA, poseA, shapeB, poseB, &warmStart, exact);
+    }
     stats.newtonIterations += r.iterations;
     if (r.status == ContactStatus::fallback) ++stats.fallbacks;
     if (r.status == ContactStatus::boundingSphere || r.status == ContactStatus::orientedBox) {

@@ -55,6 +55,10 @@ struct EngineSettings {
     // (dem/engine/CorrectionEnergy.cpp). What a cluster cannot pay is counted
     // (StepStatistics::correctionEnergyUnpaid). false: never paid.
     bool correctionPaysEnergy = true;
+    // With it: a cluster lifts only what it can pay; the rest of its
+    // corrections is not made (its overlap stays, held by the impulses'
+    // resting targets), so corrections never add energy.
+    bool correctionWithinPayment = false;
     // A contact approaching slower than this at the start of the substep is
     // RESTING: its target normal velocity is 0 (eps_n is not applied). A bed
     // under gravity re-approaches every substep with u_n ~ g h; bouncing that
@@ -118,6 +122,10 @@ struct EngineSettings {
     // substeps is met by an impulse at the gap, with the wall law's
     // restitution, instead of being entered and projected out.
     bool speculativeWallContacts = true;
+    // The same for pairs (addSpeculativePairContact): two bodies that will
+    // meet within two substeps are met by an impulse at their gap (a lower
+    // bound of it, along the pair query's separating axis).
+    bool speculativePairContacts = true;
     // The shifts of the periodic lattice the step's PeriodicImages use
     // (PeriodicLattice::shifts()): walls running through a periodic boundary
     // (a floor) are one surface across it, with no edges there (WallSet).
@@ -165,7 +173,8 @@ struct StepStatistics {
     long reusedPairs = 0;         // pair queries answered from the reference (no Newton)
     long reusedWalls = 0;         // wall-face queries answered from the reference
     long rimPoints = 0;           // rim-point constraints added to flat-face contacts
-    long speculativeContacts = 0; // wall contacts before penetration (not in contacts)
+    long speculativeContacts = 0; // contacts before touching, walls and pairs (not in contacts)
+    long speculativePairContacts = 0; // of which pairs
     double maxOverlapOverDeq = 0; // largest penetration / d_eq after the step
     double kineticEnergy = 0;     // translational + rotational [J], at the END of the step
     long impulses = 0;            // impulses applied (all sweeps)

@@ -44,6 +44,7 @@ struct CorrectionCluster {
     Vec3 momentum = Vec3::Zero();
     double kinetic = 0.0;       // relative to the cluster's frame
     double factor = 1.0;        // on its relative velocities once paid
+    double shiftScale = 1.0;    // on its corrections (correctionWithinPayment)
     bool onWall = false;        // touches a wall or a held body: the wall's frame
     bool payable = true;        // all its bodies and walls are this engine's to change
     int wallContact = -1;       // a wall contact of it (the wall takes the momentum)
@@ -252,10 +253,13 @@ struct DemEngine::Impl {
     PairFrame pairFrame(int i, int j) const;
     PosedBody posedBody(const PairFrame& f, int body) const; // body 0: a, 1: b
     enum class PairReuse { none, apart, contact };
-    PairReuse reusePairGeometry(const PairFrame& f, const WarmStartEntry& previous, ContactResult& r, int& slot,
-                                bool& carried, StepStatistics& stats);
-    bool queryPair(const PairFrame& f, const WarmStartEntry* previous, ContactResult& r, int& slot,
+    PairReuse reusePairGeometry(const PairFrame& f, const WarmStartEntry& previous, double reach, ContactResult& r,
+                                int& slot, bool& carried, StepStatistics& stats);
+    bool queryPair(const PairFrame& f, const WarmStartEntry* previous, double reach, ContactResult& r, int& slot,
                    StepStatistics& stats);
+    double pairReach(int i, int j) const;
+    void addSpeculativePairContact(const PairFrame& f, int i, int j, const ContactResult& r, double reach, int slot,
+                                   StepStatistics& stats);
     void detectWalls(StepStatistics& stats);
     void queryNearFaces(std::size_t i, StepStatistics& stats);
     void addWallContacts(std::size_t i, StepStatistics& stats);
@@ -277,7 +281,7 @@ struct DemEngine::Impl {
     double removeOverlaps(double h);
     // The potential energy overlap removal added, paid from the kinetic
     // energy of each cluster of touching bodies (CorrectionEnergy.cpp)
-    void payCorrectionEnergy(StepStatistics& stats);
+    double payCorrectionEnergy(StepStatistics& stats); // returns the potential change of shifts taken back
     std::vector<std::size_t> clusterRoot;     // scratch of payCorrectionEnergy
     std::vector<CorrectionCluster> clusterScratch;
     double finishSubstep(double h, StepStatistics& stats);

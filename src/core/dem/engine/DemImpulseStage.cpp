@@ -112,7 +112,7 @@ void DemEngine::Impl::setUpSolverContacts() {
         const double approach = d.normal.dot(u);
         bool resting = -approach <= restingSpeed;
         c.frame.targetNormalVelocity = resting ? 0.0 : -c.law->restitution * std::min(approach, 0.0);
-        if (d.depth < 0.0) { // speculative (addSpeculativeWallContacts): a gap of -depth
+        if (d.depth < 0.0) { // before touching (addSpeculative*Contact*): a gap of -depth
             // An impact that closes the gap within the substep bounces from
             // there; anything else may close it, and no more.
             const double closing = -d.depth / substepLength;
@@ -222,7 +222,9 @@ void DemEngine::Impl::setWallMotion(SolverContact& c, const DemContact& d) const
 // tolerance (K then errs by ~1e-5 relative; doc/dem.md).
 void DemEngine::Impl::setUpKeepingCompliance(SolverContact& c, const DemContact& d, int slot) {
     const bool needInverse = needsInverseCompliance(c.law->model);
-    if (!usesTangentialImpulse(c.law->model)) { // no K at all (setUpContact)
+    // (no K at all: setUpContact; a pair's contact at a gap shares the
+    // slot of the pair's separated answer, which keeps none)
+    if (!usesTangentialImpulse(c.law->model) || (d.depth < 0.0 && !d.isWall())) {
         setUpContact(c, solverBodies, centres, d.point, d.normal, needInverse);
         return;
     }

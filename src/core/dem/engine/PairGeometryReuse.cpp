@@ -246,9 +246,11 @@ void storeSeparatedPair(WarmStartEntry& e, const PairPose& A, const PairPose& B,
     e.separation = gap > 0.0 ? gap : 0.0;
 }
 
-bool pairStillSeparated(const WarmStartEntry& e, const PairPose& A, const PairPose& B, double radiusB) {
+bool pairStillSeparated(const WarmStartEntry& e, const PairPose& A, const PairPose& B, double radiusB,
+                        double reach) {
     if (!(e.separation > 0.0)) return false;
-    return motionOfBSinceReference(e, A, B, radiusB) <= 0.5 * e.separation;
+    const double motion = motionOfBSinceReference(e, A, B, radiusB);
+    return motion <= 0.5 * e.separation && motion + reach < e.separation;
 }
 
 void storeWallReference(WarmStartEntry& e, const PairPose& P, const ContactResult& r) {

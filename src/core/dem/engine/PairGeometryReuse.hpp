@@ -118,8 +118,10 @@ Vec3 flatPatchWarmNormal(const WarmStartEntry& entry, const PosedBody& A, const 
 // such pairs, bounding spheres overlapping but boxes apart, whose box test
 // was re-run every substep.
 void storeSeparatedPair(WarmStartEntry& entry, const PairPose& A, const PairPose& B, double gap);
-bool pairStillSeparated(const WarmStartEntry& entry, const PairPose& A, const PairPose& B,
-                        double radiusB);
+// reach: what the pair may close before the next query besides (its
+// contacts before touching); the gap left must exceed it.
+bool pairStillSeparated(const WarmStartEntry& entry, const PairPose& A, const PairPose& B, double radiusB,
+                        double reach = 0.0);
 
 // Pairs apart at their last exact answer (referenceDepth < 0), at any
 // motion: the stored normal, turned with A, is an axis; if the two bodies'

@@ -328,7 +328,7 @@ void Foam::SuperellipsoidCloud<CloudType>::countStep(const label parcels)
     lastStep_.parcels = returnReduce(parcels, sumOp<label>());
     const sef::dem::StepStatistics& stats = lastStep_.stats;
     ++totals_.steps;
-    totals_.contacts += stats.contacts;
+    totals_.contacts += stats.contacts + stats.speculativeContacts; // (touching, or met at a gap)
     totals_.subCycles += lastStep_.subCycles;
     totals_.fallbacks += stats.fallbacks;
     totals_.pushedBack += stats.pushedBack;
