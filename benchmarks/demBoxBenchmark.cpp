@@ -9,8 +9,15 @@
 //  - denseSettled: 1e3 particles in a 0.04 m x 0.04 m footprint (about
 //    five layers) settle untimed until the kinetic energy is below 1e-6 of the
 //    released potential energy (at most 0.6 s), then the quiet bed is timed.
+//  - settledMonolayer/<sleeping>: the same 1e3 particles dropped onto a
+//    0.1 m x 0.1 m floor, where they settle in about one layer, settled
+//    and timed as denseSettled (coulomb); 1: with sleeping (sleepTime
+//    0.05 s) and rolling resistance 0.01.
 //  - blocksOnFloor: 400 small blocks rocking on a floor, steps of 1e-3 s
 //    (the dry analogue of cloudBox's bed; see the function).
+//  - restingBlocks/<eps*100>: 400 small blocks lying flat and apart on a
+//    floor, at rest: the cost of a resting wall contact (us_per_contact_step,
+//    the whole step shared by the contacts).
 // Counters: us_per_particle_step, us_per_contact_step (per contact pair,
 // walls included), contacts_per_particle, sweeps_per_step, reused_share
 // (pair queries answered from the previous exact answer).
@@ -106,8 +113,8 @@ double potentialEnergy(const ParticleSystem& ps) {
     return e;
 }
 
-void denseSettled(benchmark::State& state, const std::string& model) {
-    Bed bed = makeBed(1000, 0.04, model);
+// Settles the bed (see denseSettled), then times it.
+void settleAndTime(benchmark::State& state, Bed& bed) {
     // Settle untimed until the bed is at rest (the lattice lands after about
     // 0.15 s; a frictional bed is quiet after about 0.3 s): kinetic energy below
     // 1e-6 of the released potential energy, at most 0.6 s.
@@ -118,6 +125,57 @@ void denseSettled(benchmark::State& state, const std::string& model) {
     }
     timeSteps(state, bed);
     state.counters["settled_ke_ratio"] = state.counters["kinetic_energy"] / (potential0 - potentialEnergy(bed.ps));
+}
+
+void denseSettled(benchmark::State& state, const std::string& model) {
+    Bed bed = makeBed(1000, 0.04, model);
+    settleAndTime(state, bed);
+}
+
+void settledMonolayer(benchmark::State& state) {
+    Bed bed = makeBed(1000, 0.1, "coulomb");
+    if (state.range(0) == 1) {
+        EngineSettings s = bed.engine->settings();
+        s.sleepTime = 0.05;
+        s.pair.rollingFriction = s.wall.rollingFriction = 0.01;
+        bed.engine = std::make_unique<DemEngine>(boxWalls(Vec3::Zero(), Vec3(0.1, 0.1, 0.04)), s);
+    }
+    settleAndTime(state, bed);
+    double highest = 0.0;
+    for (const Vec3& x : bed.ps.position) highest = std::max(highest, x.z());
+    state.counters["highest_centre_mm"] = 1e3 * highest;
+}
+
+// Flat blocks apart on a floor, at rest (see the list above).
+void restingBlocks(benchmark::State& state) {
+    const double eps = state.range(0) / 100.0;
+    Bed bed;
+    bed.ps.types.emplace_back(Superellipsoid(0.0005, 0.000375, 0.00025, eps, eps), 2500.0);
+    const int side = 20;
+    const double spacing = 1.5e-3, L = side * spacing;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> yaw(0.0, 2.0 * M_PI);
+    for (int id = 0; id < side * side; ++id)
+        bed.ps.add(0, id, Vec3(spacing * (id % side + 0.5), spacing * (id / side + 0.5), 0.00025),
+                   Quat(Eigen::AngleAxisd(yaw(rng), Vec3::UnitZ())));
+    EngineSettings s;
+    s.pair.model = s.wall.model = "coulomb";
+    s.pair.restitution = s.wall.restitution = 0.5;
+    s.pair.friction = s.wall.friction = 0.3;
+    s.gravity = Vec3(0, 0, -9.81);
+    bed.engine = std::make_unique<DemEngine>(boxWalls(Vec3::Zero(), Vec3(L, L, 0.01), side), s);
+    for (int k = 0; k < 200; ++k) bed.engine->step(bed.ps, 1e-4); // 0.02 s: resting
+    long reusedWalls = 0, wallContacts = 0;
+    for (auto _ : state) {
+        const StepStatistics st = bed.engine->step(bed.ps, 1e-4);
+        reusedWalls += st.reusedWalls;
+        wallContacts += st.wallContacts;
+    }
+    state.counters["wall_reused_share"] = wallContacts ? double(reusedWalls) / double(wallContacts) : 0.0;
+    state.counters["contacts_per_particle"] = double(wallContacts) / double(state.iterations()) / (side * side);
+    state.counters["us_per_contact_step"] = benchmark::Counter(
+        std::max(1.0, double(wallContacts) / double(state.iterations())) * 1e-6,
+        benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 // The dry analogue of a bed on the floor of cloudBox (benchmarks/README.md):
@@ -170,8 +228,8 @@ void blocksOnFloor(benchmark::State& state) {
 // at the end, rad/s), wall_reused_share, max_overlap (of d_eq, over the
 // whole run), asleep_share (at the end), energy_rise (the largest growth of
 // the mechanical energy, kinetic + gravity potential at step ends, over its
-// lowest value so far, from 0.5 s on) and kinetic_end (kinetic energy at the
-// end), both over sum m g d_eq.
+// lowest value so far, from 0.5 s on) and rotation_end (the rotational
+// kinetic energy at the end), both over sum m g d_eq.
 void blocksDropped(benchmark::State& state) {
     const double eps = state.range(0) / 100.0;
     const long mode = state.range(1);
@@ -211,7 +269,6 @@ void blocksDropped(benchmark::State& state) {
         rise = std::max(rise, E - lowest);
         lowest = std::min(lowest, E);
     }
-    double kineticEnd = 0.0;
     long reusedWalls = 0, wallContacts = 0, asleep = 0;
     for (auto _ : state) {
         const StepStatistics st = bed.engine->step(bed.ps, stepDt, 2);
@@ -219,7 +276,11 @@ void blocksDropped(benchmark::State& state) {
         wallContacts += st.wallContacts;
         maxOverlap = std::max(maxOverlap, st.maxOverlapOverDeq);
         asleep = st.sleepingParticles;
-        kineticEnd = st.kineticEnergy;
+    }
+    double rotationEnd = 0.0;
+    for (std::size_t i = 0; i < bed.ps.size(); ++i) {
+        const Vec3 w = bed.ps.orientation[i].conjugate() * bed.ps.angularVelocity[i];
+        rotationEnd += 0.5 * w.dot(bed.ps.types[0].principalInertia.cwiseProduct(w));
     }
     const double dropScale = double(bed.ps.size()) * bed.ps.types[0].mass * 9.81 * 2.0 * R;
     std::vector<double> spin;
@@ -232,7 +293,7 @@ void blocksDropped(benchmark::State& state) {
     state.counters["max_overlap"] = maxOverlap;
     state.counters["asleep_share"] = double(asleep) / double(bed.ps.size());
     state.counters["energy_rise"] = rise / dropScale;
-    state.counters["kinetic_end"] = kineticEnd / dropScale;
+    state.counters["rotation_end"] = rotationEnd / dropScale;
     state.counters["us_per_particle_step"] =
         benchmark::Counter(n * 1e-6, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
@@ -242,6 +303,8 @@ void blocksDropped(benchmark::State& state) {
 BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {0, 1, 2, 3, 4}, {10}, {3}})->Iterations(100)->Unit(benchmark::kMillisecond);
 BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {3}, {1}, {3, 5}})->Iterations(100)->Unit(benchmark::kMillisecond);
 BENCHMARK(blocksOnFloor)->Arg(0)->Arg(1)->Iterations(200)->Unit(benchmark::kMillisecond);
+BENCHMARK(restingBlocks)->Arg(25)->Arg(50)->Arg(100)->Iterations(2000)->Unit(benchmark::kMillisecond);
+BENCHMARK(settledMonolayer)->Arg(0)->Arg(1)->Iterations(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(boxFilling, frictionless, std::string("frictionless"))
     ->Arg(1000)->Arg(10000)->Iterations(300)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(boxFilling, frictionless, std::string("frictionless"))

@@ -124,7 +124,7 @@ Foam::wordList Foam::collisionKeywords()
         "flatContactReuseTranslation", "flatPatchSlideTolerance",
         "allowedPenetration", "sweepStagnationWindow", "overlapPasses",
         "sleepTime", "sleepSpeed", "sleepDrift", "wakeForceChange", "speculativeWallContacts",
-        "speculativePairContacts"
+        "speculativePairContacts", "correctionWithinPayment"
     };
 }
 
@@ -397,6 +397,8 @@ void Foam::readCollisionSettings(const dictionary& coll, sef::dem::EngineSetting
     // processor that resolves the pair, gap or not)
     engine.speculativePairContacts =
         readSwitch(coll, "speculativePairContacts", sef::dem::EngineSettings().speculativePairContacts);
+    engine.correctionWithinPayment =
+        readSwitch(coll, "correctionWithinPayment", sef::dem::EngineSettings().correctionWithinPayment);
     // Solver tolerances (defaults: sef::dem::EngineSettings; doc/dem.md)
     const sef::dem::EngineSettings defaults;
     engine.sweepTolerance =
