@@ -302,6 +302,7 @@ void blocksDropped(benchmark::State& state) {
 
 BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {0, 1, 2, 3, 4}, {10}, {3}})->Iterations(100)->Unit(benchmark::kMillisecond);
 BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {3}, {1}, {3, 5}})->Iterations(100)->Unit(benchmark::kMillisecond);
+BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {3}, {10}, {5}})->Iterations(100)->Unit(benchmark::kMillisecond);
 BENCHMARK(blocksOnFloor)->Arg(0)->Arg(1)->Iterations(200)->Unit(benchmark::kMillisecond);
 BENCHMARK(restingBlocks)->Arg(25)->Arg(50)->Arg(100)->Iterations(2000)->Unit(benchmark::kMillisecond);
 BENCHMARK(settledMonolayer)->Arg(0)->Arg(1)->Iterations(1000)->Unit(benchmark::kMillisecond);

@@ -47,6 +47,7 @@ Description
 #include "meshPeriodicity.H"
 #include "foamEigen.H"
 #include "timeWriteGuard.H"
+#include "engineStateFile.H"
 #include "storedCloud.H"
 #include "restartedState.H"
 #include "recordedTypes.H"

@@ -77,14 +77,28 @@ void Foam::checkStoredCount
     {
         return;
     }
-    const fileName file = cloudFilePath(mesh, cloudName, "coordinates");
+    // Every processor names every processor's file the same way: the
+    // message does not depend on which processor's error is printed first
+    labelList storedOn(Pstream::nProcs(), 0);
+    storedOn[Pstream::myProcNo()] = stored;
+    Pstream::gatherList(storedOn);
+    Pstream::scatterList(storedOn);
+    const Time& time = mesh.time();
+    string files;
+    forAll(storedOn, proci)
+    {
+        const fileName file = Pstream::parRun()
+          ? time.rootPath()/time.globalCaseName()/("processor" + Foam::name(proci))
+                /time.timeName()/cloud::prefix/cloudName/"coordinates"
+          : cloudFilePath(mesh, cloudName, "coordinates");
+        files += (proci ? ", " : "") + (storedOn[proci] < 0 ? "the particle file " + file + " is missing"
+                                                              : file + " holds " + Foam::name(storedOn[proci]));
+    }
     FatalErrorInFunction
         << "Cannot restart from time " << mesh.time().timeName() << ": "
         << record << " records " << expected << " particles of cloud "
         << cloudName << (Pstream::parRun() ? " over all processors" : "")
-        << ", but the particle files hold " << total << ": "
-        << (stored < 0 ? "the particle file " + file + " is missing"
-                       : file + " holds " + Foam::name(stored))
+        << ", but the particle files hold " << total << ": " << files
         << "." << nl << "Particle files were deleted or replaced after the"
         << " run wrote them: restore them, or restart from an earlier time"
         << " (a restart never re-injects; to inject anew at the case's first"

@@ -56,11 +56,13 @@ struct RestartRuns {
     long continuousRimPoints = 0;
 };
 
+// (state: what the restarted engine reads; default: engine's own state)
 inline RestartRuns runWithRestart(DemEngine& engine, const std::vector<WallFace>& walls,
                                   const EngineSettings& settings, const ParticleSystem& ps, double dt,
-                                  int steps) {
+                                  int steps, const std::string* givenState = nullptr) {
     std::stringstream state;
-    engine.writeState(state);
+    if (givenState) state.str(*givenState);
+    else engine.writeState(state);
     DemEngine restarted(walls, settings), cold(walls, settings);
     restarted.readState(state);
     RestartRuns runs{ps, ps, ps};

@@ -416,6 +416,43 @@ TEST(DemEngine, SavedStateMakesARestartExact) {
     EXPECT_THROW(fresh.readState(garbage), std::runtime_error);
 }
 
+// A decomposed run writes the contact memory of all its processors into one
+// state (DemEngine::writeState with the others' states), which every
+// processor of another decomposition reads: here two engines (two
+// processors' particles and contacts, apart), and each engine's particles
+// restarted from the file of the other's processor continue bit for bit
+// (the entries of the other particles are never found and die). A contact
+// known to both is kept once: a state merged with itself is itself.
+TEST(DemEngine, OneStateOfSeveralEnginesRestartsEachExactly) {
+    EngineSettings s;
+    s.pair.model = s.wall.model = "coulomb";
+    s.pair.restitution = s.wall.restitution = 0.4;
+    s.pair.friction = s.wall.friction = 0.4;
+    s.gravity = gravity;
+    const Vec3 shift(0.05, 0.0, 0.0);
+    ParticleSystem a = latticeOfParticles(3, 3, 2, 0.0105, Vec3::Zero());
+    ParticleSystem b = latticeOfParticles(3, 3, 2, 0.0105, shift);
+    for (std::size_t i = 0; i < b.size(); ++i) b.id[i] += 100;
+    const auto wallsA = test::boxWalls(Vec3::Zero(), Vec3(0.0315, 0.0315, 0.1));
+    const auto wallsB = test::boxWalls(shift, shift + Vec3(0.0315, 0.0315, 0.1));
+    DemEngine engineA(wallsA, s), engineB(wallsB, s);
+    for (int k = 0; k < 800; ++k) { // 0.08 s: beds have formed
+        engineA.step(a, 1e-4, 10);
+        engineB.step(b, 1e-4, 10);
+    }
+    std::stringstream stateA, stateB, mergedA, mergedB, twice;
+    engineA.writeState(stateA);
+    engineB.writeState(stateB);
+    engineA.writeState(mergedA, {stateB.str()});
+    engineB.writeState(mergedB, {stateA.str()});
+    engineA.writeState(twice, {stateA.str()});
+    EXPECT_EQ(twice.str(), stateA.str());
+    EXPECT_GT(mergedA.str().size(), stateA.str().size());
+    const std::string fromB = mergedB.str(), fromA = mergedA.str();
+    EXPECT_GT(test::expectRestartExact(test::runWithRestart(engineA, wallsA, s, a, 1e-5, 300, &fromB)), 0.0);
+    EXPECT_GT(test::expectRestartExact(test::runWithRestart(engineB, wallsB, s, b, 1e-5, 300, &fromA)), 0.0);
+}
+
 // Large systems are processed in spatial order (EngineSettings::
 // spatialSortThreshold). The permutation must be invisible: particles keep
 // their index and id, and with independent contacts (separate spheres

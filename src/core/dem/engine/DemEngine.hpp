@@ -252,6 +252,12 @@ public:
     // with other sleep settings, gravity or contact laws wakes them all.
     void writeState(std::ostream& os) const;
     void readState(std::istream& is);
+    // The same, with the contact memory of other engines (states written by
+    // their writeState) after this one's, a contact known here kept as it
+    // is here: one decomposed run's processors in one file, which every
+    // processor of another decomposition can read (readState; a processor
+    // keeps what its contacts find and drops the rest at its first substep).
+    void writeState(std::ostream& os, const std::vector<std::string>& others) const;
 
     // Decomposed runs: particles that moved to another processor take the
     // memory of their contacts with them. extractState writes (as a state)

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <istream>
 #include <ostream>
+#include <set>
+#include <sstream>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -109,8 +111,31 @@ std::vector<double> sleepFingerprint(const EngineSettings& s) {
 }
 } // namespace
 
-void DemEngine::writeState(std::ostream& os) const {
-    writeEntries(os, impl_->warm.entries(), impl_->warm.compliances(), impl_->warm.patches());
+void DemEngine::writeState(std::ostream& os) const { writeState(os, {}); }
+
+void DemEngine::writeState(std::ostream& os, const std::vector<std::string>& others) const {
+    std::vector<WarmStartEntry> entries = impl_->warm.entries();
+    std::vector<KeptCompliance> compliances = impl_->warm.compliances();
+    std::vector<KeptPatch> patches = impl_->warm.patches();
+    if (!others.empty()) {
+        std::set<ContactKey> known;
+        for (const WarmStartEntry& e : entries) known.insert(e.key);
+        for (const std::string& state : others) {
+            DemEngine other({}, EngineSettings{});
+            std::istringstream is(state);
+            other.readState(is);
+            const std::vector<WarmStartEntry> theirs = other.impl_->warm.entries();
+            const std::vector<KeptCompliance> theirCompliances = other.impl_->warm.compliances();
+            const std::vector<KeptPatch> theirPatches = other.impl_->warm.patches();
+            for (std::size_t k = 0; k < theirs.size(); ++k) {
+                if (!known.insert(theirs[k].key).second) continue;
+                entries.push_back(theirs[k]);
+                compliances.push_back(k < theirCompliances.size() ? theirCompliances[k] : KeptCompliance{});
+                patches.push_back(k < theirPatches.size() ? theirPatches[k] : KeptPatch{});
+            }
+        }
+    }
+    writeEntries(os, entries, compliances, patches);
     std::vector<SleepRecord> records;
     impl_->recordSleep(records);
     const Impl& m = *impl_;

@@ -21,6 +21,7 @@ Description
 #include "restartedState.H"
 #include "recordedTypes.H"
 #include "timeWriteGuard.H"
+#include "engineStateFile.H"
 #include "stepReports.H"
 #include "volumeFractionFilter.H"
 #include "surfaceInterpolationScheme.H"
@@ -566,7 +567,7 @@ void Foam::SuperellipsoidCloud<CloudType>::writeFields() const
     glyph.write(np > 0);
 
     // Collision warm starts: a restart continues like the continuous run
-    writeFileAtomically(engineStatePath(), [&](std::ostream& os) { engine_->writeState(os); });
+    writeEngineState(*engine_, engineStatePath());
 }
 
 
