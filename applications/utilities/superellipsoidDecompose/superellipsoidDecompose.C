@@ -9,7 +9,7 @@ Description
     A decomposition that follows the particles: every cell is weighted by
     its fluid work and the work of the particles it holds at a written time,
     w = 1 + particleWeight * (particles in the cell), and decomposed by an
-    OpenFOAM method that takes weights (hierarchical, simple, scotch). The
+    OpenFOAM method that takes weights (hierarchical, simple). The
     result is written as constant/cellDecomposition for OpenFOAM's manual
     method, so decomposePar and mpirun ... -parallel run as usual:
 
@@ -30,8 +30,11 @@ Description
 
     Prints, for the weighted decomposition and for weightedMethod without
     the particle weights (the plain one), the particles per subdomain and
-    the particle imbalance (largest over the mean), and writes both to
-    postProcessing/superellipsoidDecompose.json.
+    the imbalances (largest over the mean) of the particles, the cells and
+    the weights, and writes them to postProcessing/superellipsoidDecompose.json.
+    A coupled solver runs the fluid and the particles in turns, each
+    waiting for its slowest processor: both the particles and the cells
+    need balance, which a split in columns across a bed gives (n_z = 1).
 \*---------------------------------------------------------------------------*/
 
 #include "fvCFD.H"
@@ -50,6 +53,7 @@ namespace
 struct domainLoad
 {
     labelList particles;
+    labelList cells;
     scalarList weight;
 };
 
@@ -61,10 +65,11 @@ domainLoad loadOf
     const label nDomains
 )
 {
-    domainLoad load{labelList(nDomains, 0), scalarList(nDomains, 0.0)};
+    domainLoad load{labelList(nDomains, 0), labelList(nDomains, 0), scalarList(nDomains, 0.0)};
     forAll(domainOfCell, celli)
     {
         load.particles[domainOfCell[celli]] += particlesInCell[celli];
+        ++load.cells[domainOfCell[celli]];
         load.weight[domainOfCell[celli]] += cellWeight[celli];
     }
     return load;
@@ -87,6 +92,7 @@ void report(const word& name, const domainLoad& load)
 {
     Info<< name << ": particles per subdomain " << load.particles
         << ", particle imbalance " << imbalance(load.particles)
+        << ", cell imbalance " << imbalance(load.cells)
         << ", work imbalance " << imbalance(load.weight) << nl;
 }
 
@@ -98,6 +104,7 @@ void writeJson(OFstream& os, const word& name, const domainLoad& load)
         os  << (i ? ", " : "") << load.particles[i];
     }
     os  << "], \"particleImbalance\": " << imbalance(load.particles)
+        << ", \"cellImbalance\": " << imbalance(load.cells)
         << ", \"workImbalance\": " << imbalance(load.weight) << "}";
 }
 
@@ -170,7 +177,7 @@ int main(int argc, char *argv[])
     {
         FatalIOErrorInFunction(decompDict)
             << "the method that balances the weights is manual: set"
-            << " weightedMethod (hierarchical, simple or scotch) and its coefficients"
+            << " weightedMethod (hierarchical or simple) and its coefficients"
             << exit(FatalIOError);
     }
     methodDict.set("method", method);
