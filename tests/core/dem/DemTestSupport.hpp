@@ -24,6 +24,19 @@ inline ParticleSystem oneType(const Superellipsoid& shape, double rho = 1000.0) 
 }
 
 // A uniformly distributed random orientation.
+// The resting-bed laws of the benchmark patches (demBoxBenchmark
+// blocksDropped): Coulomb mu 0.3 (sticking), e 0.5, rolling resistance
+// 0.01, gravity -9.81 along z.
+inline EngineSettings restingBedSettings() {
+    EngineSettings s;
+    s.pair.model = s.wall.model = "coulomb";
+    s.pair.restitution = s.wall.restitution = 0.5;
+    s.pair.friction = s.wall.friction = 0.3;
+    s.pair.rollingFriction = s.wall.rollingFriction = 0.01;
+    s.gravity = Vec3(0, 0, -9.81);
+    return s;
+}
+
 inline Quat randomOrientation(std::mt19937& rng) {
     std::normal_distribution<double> n(0.0, 1.0);
     return Quat(n(rng), n(rng), n(rng), n(rng)).normalized();

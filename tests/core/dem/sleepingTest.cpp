@@ -22,12 +22,7 @@ namespace sef::dem {
 namespace {
 
 EngineSettings restingSettings(double sleepTime) {
-    EngineSettings s;
-    s.pair.model = s.wall.model = "coulomb";
-    s.pair.restitution = s.wall.restitution = 0.5;
-    s.pair.friction = s.wall.friction = 0.3;
-    s.pair.rollingFriction = s.wall.rollingFriction = 0.01;
-    s.gravity = Vec3(0, 0, -9.81);
+    EngineSettings s = test::restingBedSettings();
     s.sleepTime = sleepTime;
     return s;
 }

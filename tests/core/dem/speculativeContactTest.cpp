@@ -94,13 +94,8 @@ TEST(SpeculativeWallContacts, ATiltedBlockSettlesWithinOnePercentOverlap) {
         ps.types.emplace_back(Superellipsoid(0.0005, 0.000375, 0.00025, eps, eps), 2500.0);
         const Quat q(Eigen::AngleAxisd(0.3, Vec3(0.6, 0.8, 0)));
         ps.add(0, 0, Vec3(0.003, 0.003, ps.types[0].boundingRadius + 1e-4), q);
-        EngineSettings s;
-        s.pair.model = s.wall.model = "coulomb";
-        s.pair.restitution = s.wall.restitution = 0.5;
-        s.pair.friction = s.wall.friction = 0.3;
-        s.pair.rollingFriction = s.wall.rollingFriction = 0.01;
+        EngineSettings s = test::restingBedSettings();
         s.pair.twistingFriction = s.wall.twistingFriction = 0.01;
-        s.gravity = Vec3(0, 0, -9.81);
         DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(0.006, 0.006, 0.006)), s);
         double largest = 0.0;
         for (int k = 0; k < 1500; ++k) largest = std::max(largest, engine.step(ps, 1e-3, 2).maxOverlapOverDeq);
@@ -242,12 +237,7 @@ double patchLargestOverlap(double eps, bool pairs, unsigned seed) {
                      Eigen::AngleAxisd(angle(rng), Vec3::UnitZ()));
         ps.add(0, id, Vec3(spacing * (id % side + 0.5), spacing * (id / side + 0.5), R + 1e-4), q);
     }
-    EngineSettings s;
-    s.pair.model = s.wall.model = "coulomb";
-    s.pair.restitution = s.wall.restitution = 0.5;
-    s.pair.friction = s.wall.friction = 0.3;
-    s.pair.rollingFriction = s.wall.rollingFriction = 0.01;
-    s.gravity = Vec3(0, 0, -9.81);
+    EngineSettings s = test::restingBedSettings();
     s.speculativePairContacts = pairs;
     DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(L, L, 0.02), side), s);
     double largest = 0.0;
