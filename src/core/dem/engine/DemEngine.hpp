@@ -59,8 +59,10 @@ struct EngineSettings {
     // corrections is not made (its overlap stays, held by the impulses'
     // resting targets), so corrections never add energy. A cluster that
     // cannot be paid for (across processors, periodic images, a moving
-    // wall) is corrected in full and counted unpaid.
-    bool correctionWithinPayment = true;
+    // wall) is corrected in full and counted unpaid. Off by default: a heap
+    // of spheres then settles flatter (doc/dem.md, "Overlap removal
+    // without feeding velocity").
+    bool correctionWithinPayment = false;
     // A contact approaching slower than this at the start of the substep is
     // RESTING: its target normal velocity is 0 (eps_n is not applied). A bed
     // under gravity re-approaches every substep with u_n ~ g h; bouncing that
