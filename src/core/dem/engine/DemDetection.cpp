@@ -75,7 +75,7 @@ void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
     if (reuse == PairReuse::none && !queryPair(f, previous, reach, r, slot, stats)) return;
     if (!f.ordered) r.normal = -r.normal;
     if (!r.contact && r.depth < 0.0 && -r.depth < reach) {
-        addSpeculativePairContact(f, i, j, r, reach, slot, stats);
+        addSpeculativePairContact(f, i, j, r, slot, stats);
         if (sleeper >= 0) noteSleeperNear(sleeper == i ? j : i, sleeper, true);
         return;
     }
@@ -111,15 +111,24 @@ double DemEngine::Impl::pairReach(int i, int j) const {
 // where the pair would first touch, the centroid of the patch the exact
 // query finds with b moved across the gap.
 void DemEngine::Impl::addSpeculativePairContact(const PairFrame& f, int i, int j, const ContactResult& r,
-                                                double reach, int slot, StepStatistics& stats) {
+                                                int slot, StepStatistics& stats) {
     const double gap = -r.depth;
+    // (moved by the gap and a rounding-sized overlap along the axis)
+    const double across = gap + 1e-9 * std::min(radius[f.a], radius[f.b]);
+    const RigidBodyState& a = bodies[static_cast<std::size_t>(i)];
+    const RigidBodyState& b = bodies[static_cast<std::size_t>(j)];
+    // The approach at any point within a bounding radius and the gap of
+    // both centres is at most this: a pair that cannot close its gap
+    // anywhere is left before the point is sought.
+    const double fastestApproach = -r.normal.dot(b.velocity - a.velocity) +
+                                   a.angularVelocity.norm() * (radius[i] + across) +
+                                   b.angularVelocity.norm() * (radius[j] + across);
+    if (!(gap < 2.0 * substepLength * fastestApproach)) return;
     Vec3 point = 0.5 * (r.surfacePoint1 + r.surfacePoint2);
     const Superellipsoid& shapeA = system->types[typeOf[f.a]].shape;
     const Superellipsoid& shapeB = system->types[typeOf[f.b]].shape;
     if (hasFlatFaces(shapeA) || hasFlatFaces(shapeB)) {
         const Vec3 n = f.ordered ? r.normal : Vec3(-r.normal); // from a to b
-        // (moved by the gap and a rounding-sized overlap along the axis)
-        const double across = gap + 1e-9 * std::min(radius[f.a], radius[f.b]);
         PairContactOptions exact;
         exact.boundingVolumeRejection = false;
         const ContactResult touching =
@@ -129,12 +138,10 @@ void DemEngine::Impl::addSpeculativePairContact(const PairFrame& f, int i, int j
         if (touching.contact && touching.depth > 0.0) point = touching.point + (0.5 * across) * n;
     }
     point += f.origin;
-    const RigidBodyState& a = bodies[static_cast<std::size_t>(i)];
-    const RigidBodyState& b = bodies[static_cast<std::size_t>(j)];
     const Vec3 u = b.velocity + b.angularVelocity.cross(point - centres[j]) - a.velocity -
                    a.angularVelocity.cross(point - centres[i]);
     const double approach = -r.normal.dot(u);
-    if (!(gap < 2.0 * substepLength * approach) || !(gap < reach)) return;
+    if (!(gap < 2.0 * substepLength * approach)) return;
     contacts.push_back(DemContact{i, j, -1, point, r.normal, -gap});
     contactSlot.push_back(slot);
     ++stats.speculativeContacts;

@@ -258,7 +258,7 @@ struct DemEngine::Impl {
     bool queryPair(const PairFrame& f, const WarmStartEntry* previous, double reach, ContactResult& r, int& slot,
                    StepStatistics& stats);
     double pairReach(int i, int j) const;
-    void addSpeculativePairContact(const PairFrame& f, int i, int j, const ContactResult& r, double reach, int slot,
+    void addSpeculativePairContact(const PairFrame& f, int i, int j, const ContactResult& r, int slot,
                                    StepStatistics& stats);
     void detectWalls(StepStatistics& stats);
     void queryNearFaces(std::size_t i, StepStatistics& stats);
