@@ -1,5 +1,4 @@
 #include "processorHalo.H"
-#include "PstreamBuffers.H"
 #include "clockTime.H"
 #include "foamEigen.H"
 
@@ -101,6 +100,65 @@ public:
     ~stopwatch() { total_ += clock_.elapsedTime(); }
 };
 
+// Point to point with the given processors only (a relation both sides
+// know): first the sizes, then the bytes, non-blocking. outgoing[k] goes
+// to procs[k]; returns what procs[k] sent; adds the messages sent to
+// `messages`.
+List<std::string> exchangeBytes
+(
+    const labelList& procs,
+    const List<std::string>& outgoing,
+    label& messages
+)
+{
+    labelList incomingSize(procs.size(), 0);
+    labelList outgoingSize(procs.size(), 0);
+    label start = UPstream::nRequests();
+    forAll(procs, k)
+    {
+        outgoingSize[k] = label(outgoing[k].size());
+        UIPstream::read
+        (
+            UPstream::commsTypes::nonBlocking, procs[k],
+            reinterpret_cast<char*>(&incomingSize[k]), sizeof(label)
+        );
+    }
+    forAll(procs, k)
+    {
+        UOPstream::write
+        (
+            UPstream::commsTypes::nonBlocking, procs[k],
+            reinterpret_cast<const char*>(&outgoingSize[k]), sizeof(label)
+        );
+        ++messages;
+    }
+    UPstream::waitRequests(start);
+    List<std::string> incoming(procs.size());
+    start = UPstream::nRequests();
+    forAll(procs, k)
+    {
+        if (!incomingSize[k]) continue;
+        incoming[k].resize(std::size_t(incomingSize[k]));
+        UIPstream::read
+        (
+            UPstream::commsTypes::nonBlocking, procs[k],
+            &incoming[k][0], incomingSize[k]
+        );
+    }
+    forAll(procs, k)
+    {
+        if (!outgoingSize[k]) continue;
+        UOPstream::write
+        (
+            UPstream::commsTypes::nonBlocking, procs[k],
+            outgoing[k].data(), outgoingSize[k]
+        );
+        ++messages;
+    }
+    UPstream::waitRequests(start);
+    return incoming;
+}
+
 } // End anonymous namespace
 
 
@@ -122,24 +180,81 @@ Foam::processorHalo::processorHalo
 }
 
 
+bool Foam::processorHalo::canReach
+(
+    const label from,
+    const label to,
+    const double reach
+) const
+{
+    const boundBox& a = boxes_[from];
+    const boundBox& b = boxes_[to];
+    const vector gap =
+        max(b.min() - a.max(), vector::zero) + max(a.min() - b.max(), vector::zero);
+    if (magSqr(gap) <= reach*reach) return true;
+    // through a periodic boundary: a sphere around `from`'s box, shifted
+    std::vector<int> shifts;
+    lattice_.shiftsWithinReach
+    (
+        toEigen(a.centre()), reach + 0.5*a.mag(), toEigen(b.min()), toEigen(b.max()), shifts
+    );
+    return !shifts.empty();
+}
+
+
+void Foam::processorHalo::findPartners(const sef::dem::ParticleSystem& ps, const double travel)
+{
+    // Every owned centre lies in its cells, so in this processor's box;
+    // the distance beyond it is still measured (a reduction, log P), so
+    // the partners can never miss a copy
+    const label me = Pstream::myProcNo();
+    double outside = 0;
+    for (std::size_t i = 0; i < firstHalo_; ++i)
+    {
+        const point x = toFoam(ps.position[i]);
+        const vector beyond =
+            max(boxes_[me].min() - x, vector::zero) + max(x - boxes_[me].max(), vector::zero);
+        outside = std::max(outside, double(mag(beyond)));
+    }
+    outside = returnReduce(outside, maxOp<double>());
+    // a copy goes from p to q when a centre of p lies within
+    // R_i + R_max + 2 travel of q's box; tested both ways, so both
+    // processors of a pair find each other
+    const double reach =
+        2*sef::dem::largestBoundingRadius(ps.types) + 2*travel + outside;
+    partners_.clear();
+    forAll(boxes_, proci)
+    {
+        if (proci != me && (canReach(me, proci, reach) || canReach(proci, me, reach)))
+        {
+            partners_.append(proci);
+        }
+    }
+}
+
+
 void Foam::processorHalo::build(sef::dem::ParticleSystem& ps, double travel)
 {
     stopwatch watch(seconds_);
-    const label me = Pstream::myProcNo();
     const double largest = sef::dem::largestBoundingRadius(ps.types);
 
     firstHalo_ = ps.size();
     sent_.clear();
     sentShift_.clear();
-    std::vector<int> shifts;
-    PstreamBuffers buffers(Pstream::commsTypes::nonBlocking);
-    forAll(boxes_, proci)
+    forAll(sendTo_, proci)
     {
+        sendTo_[proci].clear();
+        shiftTo_[proci].clear();
+        receivedFrom_[proci] = 0;
+    }
+    findPartners(ps, travel);
+    std::vector<int> shifts;
+    List<std::string> outgoing(partners_.size());
+    forAll(partners_, n)
+    {
+        const label proci = partners_[n];
         std::vector<std::size_t>& send = sendTo_[proci];
         std::vector<sef::Vec3>& shiftTo = shiftTo_[proci];
-        send.clear();
-        shiftTo.clear();
-        if (proci == me) continue;
         const boundBox& box = boxes_[proci];
         const sef::Vec3 lo = toEigen(box.min()), hi = toEigen(box.max());
         for (std::size_t i = 0; i < firstHalo_; ++i)
@@ -170,20 +285,22 @@ void Foam::processorHalo::build(sef::dem::ParticleSystem& ps, double travel)
         {
             appendParticle(b, k, ps, send[j], shiftTo[j]);
         }
-        UOPstream os(proci, buffers);
-        os << b;
-        sent_.insert(sent_.end(), send.begin(), send.end());
-        sentShift_.insert(sentShift_.end(), shiftTo.begin(), shiftTo.end());
+        outgoing[n].assign(reinterpret_cast<const char*>(b.cdata()), std::size_t(b.byteSize()));
     }
-    labelList receivedBytes;
-    buffers.finishedSends(receivedBytes);
-
-    forAll(boxes_, proci)
+    // (in processor order: the substep exchanges pack and unpack in it)
+    forAll(sendTo_, proci)
     {
-        receivedFrom_[proci] = 0;
-        if (proci == me || receivedBytes[proci] == 0) continue;
-        UIPstream is(proci, buffers);
-        const scalarList b(is);
+        sent_.insert(sent_.end(), sendTo_[proci].begin(), sendTo_[proci].end());
+        sentShift_.insert(sentShift_.end(), shiftTo_[proci].begin(), shiftTo_[proci].end());
+    }
+    const List<std::string> incoming = exchangeBytes(partners_, outgoing, setUpMessages_);
+
+    forAll(partners_, n)
+    {
+        const label proci = partners_[n];
+        const std::string& bytes = incoming[n];
+        scalarList b(label(bytes.size()/sizeof(scalar)));
+        std::copy(bytes.begin(), bytes.end(), reinterpret_cast<char*>(b.data()));
         label k = 0;
         while (k < b.size())
         {
@@ -193,6 +310,7 @@ void Foam::processorHalo::build(sef::dem::ParticleSystem& ps, double travel)
             ++receivedFrom_[proci];
         }
     }
+    ++builds_;
     ++exchanges_;
 }
 
@@ -360,55 +478,14 @@ void Foam::moveContactMemory
 
     // A particle changes processor only to one that held its copy in the
     // step (the halo's reach covers its travel), so the memory goes to the
-    // step's neighbours: first the sizes, then the bytes, point to point
+    // step's neighbours only
     const labelList neighbours = halo.neighbours();
-    labelList incomingSize(neighbours.size(), 0);
-    const label outgoingSize = label(outgoing.size());
-    label start = UPstream::nRequests();
+    label messages = 0;
+    const List<std::string> incoming =
+        exchangeBytes(neighbours, List<std::string>(neighbours.size(), outgoing), messages);
     forAll(neighbours, k)
     {
-        UIPstream::read
-        (
-            UPstream::commsTypes::nonBlocking, neighbours[k],
-            reinterpret_cast<char*>(&incomingSize[k]), sizeof(label)
-        );
-    }
-    forAll(neighbours, k)
-    {
-        UOPstream::write
-        (
-            UPstream::commsTypes::nonBlocking, neighbours[k],
-            reinterpret_cast<const char*>(&outgoingSize), sizeof(label)
-        );
-    }
-    UPstream::waitRequests(start);
-    List<std::string> incoming(neighbours.size());
-    start = UPstream::nRequests();
-    forAll(neighbours, k)
-    {
-        if (!incomingSize[k]) continue;
-        incoming[k].resize(std::size_t(incomingSize[k]));
-        UIPstream::read
-        (
-            UPstream::commsTypes::nonBlocking, neighbours[k],
-            &incoming[k][0], incomingSize[k]
-        );
-    }
-    if (outgoingSize)
-    {
-        forAll(neighbours, k)
-        {
-            UOPstream::write
-            (
-                UPstream::commsTypes::nonBlocking, neighbours[k],
-                outgoing.data(), outgoingSize
-            );
-        }
-    }
-    UPstream::waitRequests(start);
-    forAll(neighbours, k)
-    {
-        if (!incomingSize[k]) continue;
+        if (incoming[k].empty()) continue;
         std::stringstream received(incoming[k]);
         engine.mergeState(received, owned);   // what belongs to our particles
     }

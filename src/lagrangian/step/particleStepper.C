@@ -127,14 +127,16 @@ Foam::rankCounts Foam::particleStepper::gatherRankCounts() const
     List<scalarList*> lists
     ({
         &r.ownedParticles, &r.haloCopies, &r.contacts,
-        &r.messagesPerExchange, &r.bytesPerExchange, &r.exchangeSeconds
+        &r.messagesPerExchange, &r.bytesPerExchange, &r.exchangeSeconds,
+        &r.setUpMessagesPerStep
     });
     const scalarList mine
     ({
         ownedSum_/steps, haloSum_/steps, contactSum_/steps,
         halo_ ? halo_->messagesSent()/exchanges : 0.0,
         halo_ ? halo_->bytesSent()/exchanges : 0.0,
-        halo_ ? halo_->communicationSeconds() : 0.0
+        halo_ ? halo_->communicationSeconds() : 0.0,
+        halo_ ? halo_->setUpMessages()/max(scalar(halo_->builds()), 1.0) : 0.0
     });
     forAll(lists, k)
     {
@@ -161,7 +163,8 @@ void Foam::rankCounts::writeJson(Ostream& os) const
     list("contactsPerStep", contacts, false);
     list("messagesPerExchange", messagesPerExchange, false);
     list("bytesPerExchange", bytesPerExchange, false);
-    list("exchangeSeconds", exchangeSeconds, true);
+    list("exchangeSeconds", exchangeSeconds, false);
+    list("setUpMessagesPerStep", setUpMessagesPerStep, true);
     os  << "  },\n";
 }
 
