@@ -372,6 +372,7 @@ void Foam::processorHalo::exchange
         }
     }
     ++exchanges_;
+    ++substepExchanges_;
 }
 
 

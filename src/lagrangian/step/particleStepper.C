@@ -121,7 +121,7 @@ void Foam::particleStepper::report(const sef::dem::TimeStepOutcome& outcome)
 Foam::rankCounts Foam::particleStepper::gatherRankCounts() const
 {
     const scalar steps = max(scalar(counts_.steps), 1.0);
-    const scalar exchanges = halo_ ? max(scalar(halo_->exchanges()), 1.0) : 1.0;
+    const scalar exchanges = halo_ ? max(scalar(halo_->substepExchanges()), 1.0) : 1.0;
     const label n = Pstream::nProcs(), me = Pstream::myProcNo();
     rankCounts r;
     List<scalarList*> lists
