@@ -24,7 +24,7 @@ import argparse
 import math
 
 p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-p.add_argument("--width", type=float, default=1.44,
+p.add_argument("--width", type=float, default=1.5,
                help="halo width over particle spacing, w/s (measured: doc/parallel.md)")
 p.add_argument("--cost", type=float, default=2.0, help="serial us per particle-step (settled bed: 1.96)")
 p.add_argument("--latency", type=float, default=2.0, help="us per message")
