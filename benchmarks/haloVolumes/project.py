@@ -29,7 +29,7 @@ p.add_argument("--width", type=float, default=1.5,
 p.add_argument("--cost", type=float, default=2.0, help="serial us per particle-step (settled bed: 1.96)")
 p.add_argument("--latency", type=float, default=2.0, help="us per message")
 p.add_argument("--bandwidth", type=float, default=5.0, help="GB/s per rank")
-p.add_argument("--reductions", type=int, default=11, help="reductions per step (counted in the code: 11)")
+p.add_argument("--reductions", type=int, default=7, help="reductions per step (counted in the code: 7)")
 a = p.parse_args()
 
 neighbours = 26

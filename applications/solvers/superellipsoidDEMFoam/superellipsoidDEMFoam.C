@@ -125,13 +125,15 @@ int main(int argc, char *argv[])
     // (a run that settled ended after its loads were added)
     loads.flush();
     const double wallSeconds = clock.elapsedTime();
-    const sef::dem::ParticleSystem all = gatherParticles(particles);
-    const double bedHeight = bedHeight95(all, walls, props.engine.gravity);
+    // (on the master only: every processor holding all would not scale)
+    const sef::dem::ParticleSystem all = gatherParticles(particles, gatherTarget::master);
+    double bedHeight = bedHeight95(all, walls, props.engine.gravity);
+    Pstream::scatter(bedHeight);
     Info<< "Bed height (95 % of particle volume below): " << bedHeight << " m" << nl;
     const double potentialDrop = potentialEnergy0 - globalPotentialEnergy();
     writeSummary
     (
-        runTime, mesh, all, totals, stats, wallSeconds, bedHeight, potentialDrop,
+        runTime, mesh, particles, all, totals, stats, wallSeconds, bedHeight, potentialDrop,
         settled, stepper, ownStepSeconds, outlets, feeder
     );
     reportSweepCap(totals.sweepCapSteps, totals.steps, props.engine.maxSweeps, "collision");

@@ -580,20 +580,39 @@ void Foam::keepOwnedParticles(const polyMesh& mesh, sef::dem::ParticleSystem& ps
 }
 
 
-sef::dem::ParticleSystem Foam::gatherParticles(const sef::dem::ParticleSystem& ps)
+sef::dem::ParticleSystem Foam::gatherParticles
+(
+    const sef::dem::ParticleSystem& ps,
+    const gatherTarget target,
+    const std::function<bool(std::size_t)>& wanted
+)
 {
     if (!Pstream::parRun()) return ps;
     // per particle: type, id, kinematics
     List<scalarList> all(Pstream::nProcs());
     scalarList& mine = all[Pstream::myProcNo()];
-    mine.setSize(label(ps.size())*(kinematicsSize + 2));
+    label n = 0;
+    for (std::size_t i = 0; i < ps.size(); ++i)
+    {
+        if (!wanted || wanted(i)) ++n;
+    }
+    mine.setSize(n*(kinematicsSize + 2));
     label k = 0;
     for (std::size_t i = 0; i < ps.size(); ++i)
     {
-        appendParticle(mine, k, ps, i);
+        if (!wanted || wanted(i)) appendParticle(mine, k, ps, i);
     }
     Pstream::gatherList(all);
-    Pstream::scatterList(all);
+    if (target == gatherTarget::everyProcessor)
+    {
+        Pstream::scatterList(all);
+    }
+    else if (!Pstream::master())
+    {
+        sef::dem::ParticleSystem none;
+        none.types = ps.types;
+        return none;
+    }
     std::vector<packedParticle> bodies;
     for (const scalarList& b : all)
     {

@@ -189,9 +189,28 @@ void Foam::particleFeeder::feed
         for (const std::int64_t id : particles.id) largest = std::max(largest, id);
         nextId_ = returnReduce(label(largest), maxOp<label>()) + 1;
     }
-    // every processor places the same particles among all particles
+    // every processor places the same particles among the same particles:
+    // all those that can meet one placed in the region (a centre within
+    // R_i + R_max of the region's box: the placement only looks at
+    // bounding spheres that meet the candidate's); through periodic
+    // boundaries, all of them
+    const sef::dem::InjectionRegion& r = spec_.region;
+    const bool isBox = r.kind == sef::dem::InjectionRegion::Kind::box;
+    const sef::Vec3 radius = sef::Vec3::Constant(r.radius);
+    const double largest = sef::dem::largestBoundingRadius(particles.types);
+    const sef::Vec3 lo =
+        (isBox ? r.min : sef::Vec3(r.point1.cwiseMin(r.point2) - radius)) - sef::Vec3::Constant(2*largest);
+    const sef::Vec3 hi =
+        (isBox ? r.max : sef::Vec3(r.point1.cwiseMax(r.point2) + radius)) + sef::Vec3::Constant(2*largest);
+    const auto nearRegion = [&](const std::size_t i)
+    {
+        const sef::Vec3& x = particles.position[i];
+        return !periodic.empty() || ((x.array() >= lo.array()).all() && (x.array() <= hi.array()).all());
+    };
     sef::dem::ParticleSystem all =
-        Pstream::parRun() ? gatherParticles(particles) : sef::dem::ParticleSystem();
+        Pstream::parRun()
+      ? gatherParticles(particles, gatherTarget::everyProcessor, nearRegion)
+      : sef::dem::ParticleSystem();
     sef::dem::ParticleSystem& into = Pstream::parRun() ? all : particles;
     const std::size_t before = into.size();
     std::int64_t placed = 0;

@@ -169,15 +169,17 @@ void Foam::rankCounts::writeJson(Ostream& os) const
 }
 
 
-double Foam::particleStepper::maxOverProcessors(const double value) const
+void Foam::particleStepper::maxOverProcessors(sef::dem::StepMaxima& m) const
 {
-    return returnReduce(value, maxOp<scalar>());
-}
-
-
-bool Foam::particleStepper::anyOverProcessors(const bool value) const
-{
-    return returnReduce(value, orOp<bool>());
+    if (!Pstream::parRun()) return;
+    scalarList values({m.subcycles, m.capped, m.largestTravel, m.speed, m.acceleration});
+    Pstream::listCombineGather(values, maxEqOp<scalar>());
+    Pstream::listCombineScatter(values);
+    m.subcycles = values[0];
+    m.capped = values[1];
+    m.largestTravel = values[2];
+    m.speed = values[3];
+    m.acceleration = values[4];
 }
 
 

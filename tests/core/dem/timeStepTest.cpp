@@ -19,13 +19,17 @@ namespace {
 // stood for by the largest value it would bring to a reduction.
 struct RecordingSurroundings : StepSurroundings {
     std::vector<std::string> calls;
-    double otherProcessorsMax = 0;
-    bool otherProcessorsAny = false;
+    StepMaxima otherProcessor; // what another processor brings
     double stepStart = -1, endTime = -1, reach = -1;
     std::size_t sizeInEngine = 0;
 
-    double maxOverProcessors(double v) const override { return std::max(v, otherProcessorsMax); }
-    bool anyOverProcessors(bool v) const override { return v || otherProcessorsAny; }
+    void maxOverProcessors(StepMaxima& m) const override {
+        m.subcycles = std::max(m.subcycles, otherProcessor.subcycles);
+        m.capped = std::max(m.capped, otherProcessor.capped);
+        m.largestTravel = std::max(m.largestTravel, otherProcessor.largestTravel);
+        m.speed = std::max(m.speed, otherProcessor.speed);
+        m.acceleration = std::max(m.acceleration, otherProcessor.acceleration);
+    }
     void beginStep(DemEngine&, const ParticleSystem&, double start, double) override {
         calls.push_back("begin");
         stepStart = start;
@@ -91,13 +95,13 @@ TEST(TimeStep, AutomaticCountIsTheLargestOverProcessors) {
     ParticleSystem again = oneSphere(2.0);
     TimeStepRequest r = request(1e-3, 0);
     RecordingSurroundings other;
-    other.otherProcessorsMax = 6; // (the count is reduced as a number)
+    other.otherProcessor.subcycles = 6; // (the count is reduced as a number)
     o = advanceTimeStep(engine, again, r, other);
     EXPECT_EQ(o.subcycles, 6);
 
     // capped on another processor: every processor hears of it
     RecordingSurroundings capped;
-    capped.otherProcessorsAny = true;
+    capped.otherProcessor.capped = 1;
     ParticleSystem third = oneSphere(2.0);
     EXPECT_TRUE(advanceTimeStep(engine, third, r, capped).subcyclesCapped);
 }

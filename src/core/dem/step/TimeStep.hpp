@@ -48,15 +48,24 @@ struct TimeStepOutcome {
     double reach = 0;              // how far a particle can move in the step (copies' reach)
 };
 
+// What every processor of a decomposed run must agree on before a step,
+// each the largest over the processors: one reduction for all of them.
+struct StepMaxima {
+    double subcycles = 0;     // automatic substep count
+    double capped = 0;        // 1: automatic count capped at maxSubcycles
+    double largestTravel = 0; // largest travel in the step / d_eq
+    double speed = 0;         // largest speed (and speed bound)
+    double acceleration = 0;  // largest of the acceleration bound and |g|
+};
+
 // What a solver does around the engine step. Every hook has a default: a
 // serial run whose walls never move or open, with nothing leaving or fed.
 class StepSurroundings {
 public:
     virtual ~StepSurroundings() = default;
 
-    // Collective reductions over the processors of a decomposed run.
-    virtual double maxOverProcessors(double value) const { return value; }
-    virtual bool anyOverProcessors(bool value) const { return value; }
+    // The step's maxima over the processors of a decomposed run, in place.
+    virtual void maxOverProcessors(StepMaxima&) const {}
 
     // Before the step: walls that open at stepStart, the wall motions over
     // [stepStart, stepStart + dt], what a leaving particle is judged by.
