@@ -26,6 +26,13 @@ constexpr std::int64_t kSpeculativePart = 1 + kRimPoints;
 // it (a block's far edge) when it lies this far (times the bounding radius)
 // from the deepest point now.
 constexpr double kFarSide = 0.1;
+// Contacts before penetration are sought only for approaches within two
+// substeps above this fraction of the allowed penetration: a smaller one
+// enters less than overlap removal leaves in place, and the exact contact
+// then takes it. Resting bodies (the gravity kick's speed) stay below it,
+// so a settled bed asks for no gaps (measured: the settled boxCase bed
+// 1.44 times slower with every approach asked).
+constexpr double kSpeculativeFloor = 0.1;
 
 void DemEngine::Impl::detect(StepStatistics& stats) {
     contacts.clear();
@@ -55,8 +62,10 @@ void DemEngine::Impl::detectPair(int i, int j, StepStatistics& stats) {
     const PairFrame f = pairFrame(i, j);
     const WarmStartEntry* previous = warm.find(f.key);
     // how far the pair may close in two substeps (0: no contacts before
-    // touching); a pair proved apart by more is not asked for its gap
-    const double reach = settings.speculativePairContacts ? pairReach(i, j) : 0.0;
+    // touching; also below kSpeculativeFloor); a pair proved apart by more
+    // is not asked for its gap
+    double reach = settings.speculativePairContacts ? pairReach(i, j) : 0.0;
+    if (!(reach > kSpeculativeFloor * settings.allowedPenetration * std::min(diameter[i], diameter[j]))) reach = 0.0;
     if (previous && previous->separation > 0.0) {
         // apart by a bounding volume at the last query: still apart?
         if (pairStillSeparated(*previous, f.poseA, f.poseB, radius[f.b], reach)) {
@@ -331,7 +340,8 @@ void DemEngine::Impl::addSpeculativeWallContacts(std::size_t i, StepStatistics& 
     const RigidBodyState& b = bodies[i];
     const double speed = b.velocity.norm() + b.angularVelocity.norm() * radius[i];
     const double reach = 2.0 * substepLength * speed;
-    if (!(reach > 0.0)) return;
+    // (below kSpeculativeFloor: the exact contact's)
+    if (!(reach > kSpeculativeFloor * settings.allowedPenetration * diameter[i])) return;
     if (!near) {
         if (walls.noFaceWithin(centres[i], radius[i] + reach)) return;
         nearFaces.clear();
