@@ -28,6 +28,7 @@ Description
     doc/parallel.md.
 \*---------------------------------------------------------------------------*/
 
+#include "processorCollectives.H"
 #include "argList.H"
 #include "Time.H"
 #include "polyMesh.H"

@@ -1,3 +1,4 @@
+#include "processorCollectives.H"
 #include "particleFeeder.H"
 #include "Time.H"
 #include "demCloudProperties.H"

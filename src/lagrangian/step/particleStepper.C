@@ -3,6 +3,7 @@ Description
     particleStepper: the OpenFOAM side of one particle time step.
 \*---------------------------------------------------------------------------*/
 
+#include "processorCollectives.H"
 #include "particleStepper.H"
 #include "meshWallFaces.H"
 #include "particleFeeder.H"
