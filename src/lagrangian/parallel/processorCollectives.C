@@ -105,16 +105,16 @@ sef::dem::ParticleSystem Foam::gatherParticles
     // per particle: type, id, kinematics
     List<scalarList> all(Pstream::nProcs());
     scalarList& mine = all[Pstream::myProcNo()];
-    label n = 0;
+    std::vector<std::size_t> chosen;
     for (std::size_t i = 0; i < ps.size(); ++i)
     {
-        if (!wanted || wanted(i)) ++n;
+        if (!wanted || wanted(i)) chosen.push_back(i);
     }
-    mine.setSize(n*(kinematicsSize + 2));
+    mine.setSize(label(chosen.size())*(kinematicsSize + 2));
     label k = 0;
-    for (std::size_t i = 0; i < ps.size(); ++i)
+    for (const std::size_t i : chosen)
     {
-        if (!wanted || wanted(i)) appendParticle(mine, k, ps, i);
+        appendParticle(mine, k, ps, i);
     }
     Pstream::gatherList(all);
     if (target == gatherTarget::everyProcessor)

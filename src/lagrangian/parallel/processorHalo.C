@@ -4,6 +4,7 @@
 #include "foamEigen.H"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 namespace
@@ -21,6 +22,13 @@ public:
     explicit stopwatch(double& total) : total_(total) {}
     ~stopwatch() { total_ += clock_.elapsedTime(); }
 };
+
+// Squared distance from x to the box [lo, hi] (0 inside)
+double squaredDistanceToBox(const sef::Vec3& x, const sef::Vec3& lo, const sef::Vec3& hi)
+{
+    return ((lo - x).cwiseMax(0.0) + (x - hi).cwiseMax(0.0)).squaredNorm();
+}
+
 
 // Point to point with the given processors only (a relation both sides
 // know): first the sizes, then the bytes, non-blocking. outgoing[k] goes
@@ -114,6 +122,7 @@ bool Foam::processorHalo::canReach
     const vector gap =
         max(b.min() - a.max(), vector::zero) + max(a.min() - b.max(), vector::zero);
     if (magSqr(gap) <= reach*reach) return true;
+    if (lattice_.empty()) return false;
     // through a periodic boundary: a sphere around `from`'s box, shifted
     std::vector<int> shifts;
     lattice_.shiftsWithinReach
@@ -130,15 +139,13 @@ void Foam::processorHalo::findPartners(const sef::dem::ParticleSystem& ps, const
     // the distance beyond it is still measured (a reduction, log P), so
     // the partners can never miss a copy
     const label me = Pstream::myProcNo();
-    double outside = 0;
+    const sef::Vec3 lo = toEigen(boxes_[me].min()), hi = toEigen(boxes_[me].max());
+    double outside2 = 0;
     for (std::size_t i = 0; i < firstHalo_; ++i)
     {
-        const point x = toFoam(ps.position[i]);
-        const vector beyond =
-            max(boxes_[me].min() - x, vector::zero) + max(x - boxes_[me].max(), vector::zero);
-        outside = std::max(outside, double(mag(beyond)));
+        outside2 = std::max(outside2, squaredDistanceToBox(ps.position[i], lo, hi));
     }
-    outside = returnReduce(outside, maxOp<double>());
+    const double outside = returnReduce(std::sqrt(outside2), maxOp<double>());
     // a copy goes from p to q when a centre of p lies within
     // R_i + R_max + 2 travel of q's box; tested both ways, so both
     // processors of a pair find each other
@@ -183,11 +190,7 @@ void Foam::processorHalo::build(sef::dem::ParticleSystem& ps, double travel)
         {
             const double reach =
                 ps.types[ps.type[i]].boundingRadius + largest + 2*travel;
-            const point x = toFoam(ps.position[i]);
-            // distance from x to the box (0 inside)
-            const vector outside =
-                max(box.min() - x, vector::zero) + max(x - box.max(), vector::zero);
-            if (magSqr(outside) <= reach*reach)
+            if (squaredDistanceToBox(ps.position[i], lo, hi) <= reach*reach)
             {
                 send.push_back(i);
                 shiftTo.push_back(sef::Vec3::Zero());

@@ -23,7 +23,6 @@ inline ParticleSystem oneType(const Superellipsoid& shape, double rho = 1000.0) 
     return ps;
 }
 
-// A uniformly distributed random orientation.
 // The resting-bed laws of the benchmark patches (demBoxBenchmark
 // blocksDropped): Coulomb mu 0.3 (sticking), e 0.5, rolling resistance
 // 0.01, gravity -9.81 along z.
@@ -37,6 +36,7 @@ inline EngineSettings restingBedSettings() {
     return s;
 }
 
+// A uniformly distributed random orientation.
 inline Quat randomOrientation(std::mt19937& rng) {
     std::normal_distribution<double> n(0.0, 1.0);
     return Quat(n(rng), n(rng), n(rng), n(rng)).normalized();

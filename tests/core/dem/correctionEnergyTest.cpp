@@ -52,12 +52,8 @@ EnergyHistory dropClusters(bool pay, unsigned seed, bool speculative = false, bo
         ps.add(id, id, Vec3(spacing * (id % side + 0.5) + (id % 2 ? -1e-4 : 1e-4), spacing * (id / side + 0.5),
                             ps.types[std::size_t(id)].boundingRadius + 1e-4), q);
     }
-    EngineSettings s;
-    s.pair.model = s.wall.model = "coulomb";
-    s.pair.restitution = s.wall.restitution = 0.5;
-    s.pair.friction = s.wall.friction = 0.3;
-    s.pair.tangentialRestitution = s.wall.tangentialRestitution = 0.0;
-    s.gravity = Vec3(0, 0, -9.81);
+    EngineSettings s = test::restingBedSettings();
+    s.pair.rollingFriction = s.wall.rollingFriction = 0.0;
     s.correctionPaysEnergy = pay;
     s.correctionWithinPayment = within;
     // (contacts before penetration leave overlap removal little to lift:
