@@ -223,7 +223,8 @@ void blocksOnFloor(benchmark::State& state) {
 // (sticking, eps_t 0), e 0.5, rolling resistance 0.01, steps of 10^-range(3)
 // s with 2 substeps. range(1): 0 overlap removal not paying its energy, 1
 // paying it, 2 paying it with sleeping after 0.2 s still, 3 paying it with
-// twisting resistance 0.01, 4 paying it without rolling resistance. 1.5 s
+// twisting resistance 0.01, 4 paying it without rolling resistance, 5
+// paying it with every correction made in full (paidCorrectionDepth 0). 1.5 s
 // untimed, then 100 steps timed. Counters: median_spin and max_spin (|omega|
 // at the end, rad/s), wall_reused_share, max_overlap (of d_eq, over the
 // whole run), asleep_share (at the end), energy_rise (the largest growth of
@@ -257,6 +258,7 @@ void blocksDropped(benchmark::State& state) {
     s.correctionPaysEnergy = mode != 0;
     s.sleepTime = mode == 2 ? 0.2 : 0.0;
     if (mode == 3) s.pair.twistingFriction = s.wall.twistingFriction = 0.01;
+    if (mode == 5) s.paidCorrectionDepth = 0.0;
     bed.engine = std::make_unique<DemEngine>(boxWalls(Vec3::Zero(), Vec3(L, L, 0.02), side), s);
     double maxOverlap = 0.0, lowest = std::numeric_limits<double>::infinity(), rise = 0.0;
     const long untimed = std::lround(1.5 / stepDt);
@@ -300,7 +302,7 @@ void blocksDropped(benchmark::State& state) {
 
 } // namespace
 
-BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {0, 1, 2, 3, 4}, {10}, {3}})->Iterations(100)->Unit(benchmark::kMillisecond);
+BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {0, 1, 2, 3, 4, 5}, {10}, {3}})->Iterations(100)->Unit(benchmark::kMillisecond);
 BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {3}, {1}, {3, 5}})->Iterations(100)->Unit(benchmark::kMillisecond);
 BENCHMARK(blocksDropped)->ArgsProduct({{25, 50, 100}, {3}, {10}, {5}})->Iterations(100)->Unit(benchmark::kMillisecond);
 BENCHMARK(blocksOnFloor)->Arg(0)->Arg(1)->Iterations(200)->Unit(benchmark::kMillisecond);

@@ -124,7 +124,7 @@ Foam::wordList Foam::collisionKeywords()
         "flatContactReuseTranslation", "flatPatchSlideTolerance",
         "allowedPenetration", "sweepStagnationWindow", "overlapPasses",
         "sleepTime", "sleepSpeed", "sleepDrift", "wakeForceChange", "speculativeWallContacts",
-        "speculativePairContacts", "correctionWithinPayment"
+        "speculativePairContacts", "correctionWithinPayment", "paidCorrectionDepth"
     };
 }
 
@@ -414,6 +414,8 @@ void Foam::readCollisionSettings(const dictionary& coll, sef::dem::EngineSetting
         readInRange(coll, "flatPatchSlideTolerance", 0, 0.1, defaults.flatPatchSlideTolerance);
     engine.allowedPenetration =
         readInRange(coll, "allowedPenetration", 0, 1e-3, defaults.allowedPenetration);
+    engine.paidCorrectionDepth =
+        readInRange(coll, "paidCorrectionDepth", 0, 1e-2, defaults.paidCorrectionDepth);
     engine.sweepStagnationWindow =
         coll.lookupOrDefault<label>("sweepStagnationWindow", defaults.sweepStagnationWindow);
     if (engine.sweepStagnationWindow < 0)

@@ -36,7 +36,10 @@ struct EnergyHistory {
     double largestUnpaidLift = 0.0;
 };
 
-EnergyHistory dropClusters(bool pay, unsigned seed, bool speculative = false, bool within = false) {
+// paidDepth: EngineSettings::paidCorrectionDepth (0: every correction in
+// full, paid as far as the cluster can; the payment alone)
+EnergyHistory dropClusters(bool pay, unsigned seed, bool speculative = false, bool within = false,
+                           double paidDepth = 0.0) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> eps(0.2, 1.8), axis(0.6, 1.0), angle(0.0, 2.0 * M_PI);
     ParticleSystem ps;
@@ -56,6 +59,7 @@ EnergyHistory dropClusters(bool pay, unsigned seed, bool speculative = false, bo
     s.pair.rollingFriction = s.wall.rollingFriction = 0.0;
     s.correctionPaysEnergy = pay;
     s.correctionWithinPayment = within;
+    s.paidCorrectionDepth = paidDepth;
     // (contacts before penetration leave overlap removal little to lift:
     // without them the payment is what stops the ratchet, which is tested)
     s.speculativeWallContacts = s.speculativePairContacts = speculative;
@@ -105,7 +109,7 @@ TEST(CorrectionEnergy, PaidCorrectionsStopFeedingTheRocking) {
     }
 }
 
-// Corrections within payment (the default): a cluster lifts only what its
+// Corrections within payment (correctionWithinPayment): a cluster lifts only what its
 // kinetic energy pays. In every substep from the first step on (impacts
 // included), the potential energy the corrections add is at most what was
 // paid, to round-off, and nothing is counted unpaid; the beds still settle
@@ -120,6 +124,22 @@ TEST(CorrectionEnergy, CorrectionsWithinPaymentAddNoUnpaidEnergy) {
         EXPECT_LT(within.largestUnpaidLift, 1e-12 * within.weightScale) << "seed " << seed;
         EXPECT_LT(within.largestOverlap, 0.01) << "seed " << seed;
         EXPECT_GT(beyond.unpaidAfter, 1e-6 * beyond.weightScale) << "seed " << seed;
+    }
+}
+
+// The default: corrections of the overlap up to paidCorrectionDepth (1e-3
+// d_eq) beyond the allowed penetration only as far as paid, deeper ones in
+// full. The impacts' deep overlaps may then leave lift unpaid, the resting
+// beds after them none (to round-off), and the overlap stays far below 1 %.
+// Measured (seeds 1-4): nothing unpaid after 0.3 s, against 1e-11 to
+// 6e-9 J with every correction in full; largest overlap 0.20-0.31 % of d_eq.
+TEST(CorrectionEnergy, RestingClustersPayForTheirCorrections) {
+    const double paidDepth = EngineSettings().paidCorrectionDepth;
+    ASSERT_GT(paidDepth, 0.0);
+    for (unsigned seed : {1u, 2u, 3u, 4u}) {
+        const EnergyHistory banded = dropClusters(true, seed, true, false, paidDepth);
+        EXPECT_LT(banded.unpaidAfter, 1e-12 * banded.weightScale) << "seed " << seed;
+        EXPECT_LT(banded.largestOverlap, 0.01) << "seed " << seed;
     }
 }
 

@@ -40,6 +40,7 @@ double DemEngine::Impl::payCorrectionEnergy(StepStatistics& stats) {
     for (const std::size_t i : involved) {
         CorrectionCluster& cl = clusters[find(i)];
         if (!shift[i].isZero(0.0)) cl.lift += potentialChange(i, shift[i]);
+        if (!firmShift[i].isZero(0.0)) cl.firmLift += potentialChange(i, firmShift[i]);
         // a halo copy or periodic image is also moved by another body's
         // cluster (its owner's): its velocity is not this cluster's to scale
         if ((exchange && haloBody[i]) || (anyLocalImage && sourceBody[i] >= 0)) cl.payable = false;
@@ -62,15 +63,20 @@ double DemEngine::Impl::payCorrectionEnergy(StepStatistics& stats) {
         if (find(i) != i) continue; // once per cluster, at its root
         CorrectionCluster& cl = clusters[i];
         if (!(cl.lift > 0.0)) continue;
-        const double paid = cl.payable ? std::min(cl.lift, cl.kinetic) : 0.0;
-        stats.correctionEnergyPaid += paid;
-        if (settings.correctionWithinPayment && cl.payable && paid < cl.lift) {
-            // only the share of the corrections the cluster can pay is made
-            // (the lift is linear in the shifts)
-            cl.shiftScale = paid / cl.lift;
-        } else {
-            stats.correctionEnergyUnpaid += cl.lift - paid;
+        // The firm corrections are made, and of the others the share the
+        // cluster can pay for (the lift is linear in the shifts); a cluster
+        // that cannot pay at all (across processors, periodic images, a
+        // moving wall) is corrected in full.
+        double made = cl.lift;
+        const double optional = cl.lift - cl.firmLift;
+        if (cl.payable && optional > 0.0 && cl.lift > cl.kinetic) {
+            cl.shiftScale = std::clamp((cl.kinetic - cl.firmLift) / optional, 0.0, 1.0);
+            made = cl.firmLift + cl.shiftScale * optional;
         }
+        // (scaled: made is what the kinetic energy pays, to round-off)
+        const double paid = !cl.payable ? 0.0 : cl.shiftScale < 1.0 ? std::max(made, 0.0) : std::clamp(made, 0.0, cl.kinetic);
+        stats.correctionEnergyPaid += paid;
+        stats.correctionEnergyUnpaid += std::max(0.0, made - paid);
         // the kinetic energy left: every relative velocity scaled by f
         if (paid > 0.0) cl.factor = std::sqrt(std::max(0.0, 1.0 - paid / cl.kinetic));
     }
@@ -78,7 +84,7 @@ double DemEngine::Impl::payCorrectionEnergy(StepStatistics& stats) {
     for (const std::size_t i : involved) {
         const CorrectionCluster& cl = clusters[find(i)];
         if (cl.shiftScale == 1.0 || shift[i].isZero(0.0)) continue;
-        const Vec3 back = (cl.shiftScale - 1.0) * shift[i];
+        const Vec3 back = (cl.shiftScale - 1.0) * (shift[i] - firmShift[i]);
         bodies[i].position += back;
         shift[i] += back;
         potential += potentialChange(i, back);

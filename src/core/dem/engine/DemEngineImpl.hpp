@@ -40,11 +40,12 @@ inline bool finiteState(const RigidBodyState& b) {
 // A cluster of touching bodies in payCorrectionEnergy (CorrectionEnergy.cpp)
 struct CorrectionCluster {
     double lift = 0.0;          // potential energy the corrections added [J]
+    double firmLift = 0.0;      // of it, by the firm corrections (made paid or not)
     double mass = 0.0;
     Vec3 momentum = Vec3::Zero();
     double kinetic = 0.0;       // relative to the cluster's frame
     double factor = 1.0;        // on its relative velocities once paid
-    double shiftScale = 1.0;    // on its corrections (correctionWithinPayment)
+    double shiftScale = 1.0;    // on its corrections beyond the firm ones (paid only)
     bool onWall = false;        // touches a wall or a held body: the wall's frame
     bool payable = true;        // all its bodies and walls are this engine's to change
     int wallContact = -1;       // a wall contact of it (the wall takes the momentum)
@@ -184,7 +185,9 @@ struct DemEngine::Impl {
     std::vector<SolverContact> solverContacts;
 
     // Overlap removal (DemIntegration.cpp): its scratch.
-    std::vector<Vec3> shift;
+    // shift: every body's correction; firmShift: its part that removes
+    // overlap beyond EngineSettings::paidCorrectionDepth, made paid or not
+    std::vector<Vec3> shift, firmShift;
     std::vector<double> excess, correction;
 
     // Sleeping (Sleeping.cpp): per body its record (carried by id from step
@@ -279,6 +282,11 @@ struct DemEngine::Impl {
     void addWallLoads(StepStatistics& stats) const; // the wall contacts' impulses, per patch
     // DemIntegration.cpp
     double removeOverlaps(double h);
+    void projectCorrections(double tolerance);
+    // the smaller d_eq of a contact's bodies (a wall contact: its body's)
+    double contactDiameter(const DemContact& c) const {
+        return c.isWall() ? diameter[std::size_t(c.i)] : std::min(diameter[std::size_t(c.i)], diameter[std::size_t(c.j)]);
+    }
     // The potential energy overlap removal added, paid from the kinetic
     // energy of each cluster of touching bodies (CorrectionEnergy.cpp)
     double payCorrectionEnergy(StepStatistics& stats); // returns the potential change of shifts taken back

@@ -150,6 +150,7 @@ double DemEngine::Impl::removeOverlaps(double h) {
     // inverse mass, 0 for a held body; no contact has two held bodies or a
     // held body and a wall): depth_now = excess - n.(shift_j - shift_i).
     shift.resize(bodies.size());
+    firmShift.resize(bodies.size());
     for (const std::size_t i : involved) shift[i].setZero(); // only bodies in contact move
     excess.resize(active.size());
     correction.assign(active.size(), 0.0);
@@ -157,11 +158,41 @@ double DemEngine::Impl::removeOverlaps(double h) {
     for (std::size_t k = 0; k < active.size(); ++k) {
         const DemContact& c = active[k];
         const double un = c.normal.dot(relativeContactVelocity(solverBodies, solverContacts[k]));
-        const double d = c.isWall() ? diameter[c.i] : std::min(diameter[c.i], diameter[c.j]);
-        excess[k] = c.depth - h * un - settings.allowedPenetration * d;
-        scale = std::max(scale, settings.allowedPenetration * d);
+        excess[k] = c.depth - h * un - settings.allowedPenetration * contactDiameter(c);
+        scale = std::max(scale, settings.allowedPenetration * contactDiameter(c));
     }
     const double tolerance = 1e-3 * scale; // relative to the allowed penetration
+    // The firm corrections first, those of the overlap beyond
+    // paidCorrectionDepth: payCorrectionEnergy makes them in full and the
+    // rest only as far as the cluster pays for them.
+    const double paidDepth = !settings.correctionPaysEnergy ? 0.0
+                             : settings.correctionWithinPayment ? std::numeric_limits<double>::infinity()
+                                                                : settings.paidCorrectionDepth;
+    if (paidDepth > 0.0 && std::isfinite(paidDepth)) {
+        bool anyFirm = false;
+        for (std::size_t k = 0; k < active.size(); ++k) {
+            excess[k] -= paidDepth * contactDiameter(active[k]);
+            anyFirm = anyFirm || (excess[k] > 0.0 && !active[k].rim);
+        }
+        if (anyFirm) projectCorrections(tolerance);
+        for (std::size_t k = 0; k < active.size(); ++k) excess[k] += paidDepth * contactDiameter(active[k]);
+    }
+    for (const std::size_t i : involved) firmShift[i] = shift[i];
+    projectCorrections(tolerance);
+    if (paidDepth == 0.0)
+        for (const std::size_t i : involved) firmShift[i] = shift[i];
+    double potential = 0.0;
+    for (const std::size_t i : involved) {
+        if (shift[i].isZero(0.0)) continue;
+        bodies[i].position += shift[i];
+        potential += potentialChange(i, shift[i]);
+    }
+    return potential;
+}
+
+// Projected Gauss-Seidel on the accumulated corrections (correction, shift)
+// for the depths excess: passes until none changes by more than tolerance.
+void DemEngine::Impl::projectCorrections(double tolerance) {
     for (int pass = 0; pass < settings.overlapPasses; ++pass) {
         bool changed = false;
         for (std::size_t k = 0; k < active.size(); ++k) {
@@ -181,13 +212,6 @@ double DemEngine::Impl::removeOverlaps(double h) {
         }
         if (!changed) break;
     }
-    double potential = 0.0;
-    for (const std::size_t i : involved) {
-        if (shift[i].isZero(0.0)) continue;
-        bodies[i].position += shift[i];
-        potential += potentialChange(i, shift[i]);
-    }
-    return potential;
 }
 
 // The end of a substep for every body, in one pass: the drift, the second
