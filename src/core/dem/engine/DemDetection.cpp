@@ -350,7 +350,10 @@ void DemEngine::Impl::addSpeculativeWallContacts(std::size_t i, StepStatistics& 
     }
     const Superellipsoid& shape = system->types[static_cast<std::size_t>(typeOf[i])].shape;
     const Mat3& R = poses[i].rotation;
-    const bool turning = !b.angularVelocity.isZero(0.0);
+    // (a turn that moves no point by more than the floor within two
+    // substeps leaves the far side where the deepest point is)
+    const bool turning = 2.0 * substepLength * b.angularVelocity.norm() * radius[i] >
+                         kSpeculativeFloor * settings.allowedPenetration * diameter[i];
     const Mat3 turned = turning ? Mat3(advanceOrientation(poses[i].orientation, b.angularVelocity,
                                                            2.0 * substepLength).toRotationMatrix())
                                 : R;
