@@ -63,14 +63,15 @@ struct EngineSettings {
     // of spheres then settles flatter (doc/dem.md, "Overlap removal
     // without feeding velocity").
     bool correctionWithinPayment = false;
-    // Without it, corrections are made only as far as they are paid for
-    // the overlap up to this fraction of the contact's smaller d_eq beyond
-    // the allowed penetration, and in full beyond it (unpaid counted): a
-    // resting cluster never lifts itself on energy it does not have (a
-    // block rocking on its nearly flat face kept on doing so), while an
-    // impact's or a jammed heap's deeper overlap is still removed at once.
-    // 0: every correction in full.
-    double paidCorrectionDepth = 1e-3;
+    // Without it: a flat-face contact (with rim points) corrects its
+    // overlap up to this fraction of the smaller d_eq beyond the allowed
+    // penetration only as far as its cluster pays, and in full beyond it
+    // (unpaid counted). A block landing on its nearly flat face then
+    // cannot be lifted out on energy the landing spent (blocks rocked for
+    // ever on that), while an impact's deeper overlap is still removed at
+    // once. Curved contacts correct in full: on them the band only made
+    // heaps creep. 0: every correction in full.
+    double paidCorrectionDepth = 3e-4;
     // A contact approaching slower than this at the start of the substep is
     // RESTING: its target normal velocity is 0 (eps_n is not applied). A bed
     // under gravity re-approaches every substep with u_n ~ g h; bouncing that

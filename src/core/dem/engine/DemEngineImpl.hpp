@@ -283,6 +283,8 @@ struct DemEngine::Impl {
     // DemIntegration.cpp
     double removeOverlaps(double h);
     void projectCorrections(double tolerance);
+    // active[k] is a flat-face contact: its rim points follow it
+    bool hasRimPoints(std::size_t k) const { return k + 1 < active.size() && active[k + 1].rim; }
     // the smaller d_eq of a contact's bodies (a wall contact: its body's)
     double contactDiameter(const DemContact& c) const {
         return c.isWall() ? diameter[std::size_t(c.i)] : std::min(diameter[std::size_t(c.i)], diameter[std::size_t(c.j)]);

@@ -162,8 +162,9 @@ double DemEngine::Impl::removeOverlaps(double h) {
         scale = std::max(scale, settings.allowedPenetration * contactDiameter(c));
     }
     const double tolerance = 1e-3 * scale; // relative to the allowed penetration
-    // The firm corrections first, those of the overlap beyond
-    // paidCorrectionDepth: payCorrectionEnergy makes them in full and the
+    // The firm corrections first: those of curved contacts, and of the
+    // overlap of flat-face contacts (with rim points) beyond
+    // paidCorrectionDepth. payCorrectionEnergy makes them in full and the
     // rest only as far as the cluster pays for them.
     const double paidDepth = !settings.correctionPaysEnergy ? 0.0
                              : settings.correctionWithinPayment ? std::numeric_limits<double>::infinity()
@@ -171,11 +172,12 @@ double DemEngine::Impl::removeOverlaps(double h) {
     if (paidDepth > 0.0 && std::isfinite(paidDepth)) {
         bool anyFirm = false;
         for (std::size_t k = 0; k < active.size(); ++k) {
-            excess[k] -= paidDepth * contactDiameter(active[k]);
+            if (hasRimPoints(k)) excess[k] -= paidDepth * contactDiameter(active[k]);
             anyFirm = anyFirm || (excess[k] > 0.0 && !active[k].rim);
         }
         if (anyFirm) projectCorrections(tolerance);
-        for (std::size_t k = 0; k < active.size(); ++k) excess[k] += paidDepth * contactDiameter(active[k]);
+        for (std::size_t k = 0; k < active.size(); ++k)
+            if (hasRimPoints(k)) excess[k] += paidDepth * contactDiameter(active[k]);
     }
     for (const std::size_t i : involved) firmShift[i] = shift[i];
     projectCorrections(tolerance);
