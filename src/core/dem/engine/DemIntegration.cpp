@@ -169,7 +169,10 @@ double DemEngine::Impl::removeOverlaps(double h) {
     const double paidDepth = !settings.correctionPaysEnergy ? 0.0
                              : settings.correctionWithinPayment ? std::numeric_limits<double>::infinity()
                                                                 : settings.paidCorrectionDepth;
-    if (paidDepth > 0.0 && std::isfinite(paidDepth)) {
+    bool anyFlat = false;
+    if (paidDepth > 0.0 && std::isfinite(paidDepth))
+        for (std::size_t k = 0; k < active.size() && !anyFlat; ++k) anyFlat = hasRimPoints(k);
+    if (anyFlat) {
         bool anyFirm = false;
         for (std::size_t k = 0; k < active.size(); ++k) {
             if (hasRimPoints(k)) excess[k] -= paidDepth * contactDiameter(active[k]);
@@ -181,7 +184,8 @@ double DemEngine::Impl::removeOverlaps(double h) {
     }
     for (const std::size_t i : involved) firmShift[i] = shift[i];
     projectCorrections(tolerance);
-    if (paidDepth == 0.0)
+    // (nothing paid-only: every correction is firm)
+    if (!anyFlat && std::isfinite(paidDepth))
         for (const std::size_t i : involved) firmShift[i] = shift[i];
     double potential = 0.0;
     for (const std::size_t i : involved) {
