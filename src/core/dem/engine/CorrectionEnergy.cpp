@@ -71,10 +71,10 @@ double DemEngine::Impl::payCorrectionEnergy(StepStatistics& stats) {
         const double optional = cl.lift - cl.firmLift;
         if (cl.payable && optional > 0.0 && cl.lift > cl.kinetic) {
             cl.shiftScale = std::clamp((cl.kinetic - cl.firmLift) / optional, 0.0, 1.0);
-            made = cl.firmLift + cl.shiftScale * optional;
+            // (a share between: the lift made is the kinetic energy, exactly)
+            made = cl.shiftScale > 0.0 ? cl.kinetic : cl.firmLift;
         }
-        // (scaled: made is what the kinetic energy pays, to round-off)
-        const double paid = !cl.payable ? 0.0 : cl.shiftScale < 1.0 ? std::max(made, 0.0) : std::clamp(made, 0.0, cl.kinetic);
+        const double paid = cl.payable ? std::clamp(made, 0.0, cl.kinetic) : 0.0;
         stats.correctionEnergyPaid += paid;
         stats.correctionEnergyUnpaid += std::max(0.0, made - paid);
         // the kinetic energy left: every relative velocity scaled by f

@@ -71,7 +71,7 @@ struct EngineSettings {
     // ever on that), while an impact's deeper overlap is still removed at
     // once. Curved contacts correct in full: on them the band only made
     // heaps creep. 0: every correction in full.
-    double paidCorrectionDepth = 3e-4;
+    double paidCorrectionDepth = 2e-4;
     // A contact approaching slower than this at the start of the substep is
     // RESTING: its target normal velocity is 0 (eps_n is not applied). A bed
     // under gravity re-approaches every substep with u_n ~ g h; bouncing that
