@@ -36,6 +36,25 @@ inline EngineSettings restingBedSettings() {
     return s;
 }
 
+// The benchmark patches' blocks (demBoxBenchmark blocksDropped): side x
+// side blocks with half-axes 0.5, 0.375, 0.25 mm and exponent eps, 2500
+// kg/m^3, 1.2 mm apart, each tilted 0.3 rad about a random horizontal axis
+// and turned at random about the vertical, 0.1 mm above a floor at z = 0.
+inline ParticleSystem tiltedBlockPatch(double eps, unsigned seed, int side = 10) {
+    ParticleSystem ps;
+    ps.types.emplace_back(Superellipsoid(0.0005, 0.000375, 0.00025, eps, eps), 2500.0);
+    const double spacing = 1.2e-3, R = ps.types[0].boundingRadius;
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> angle(0.0, 2.0 * M_PI);
+    for (int id = 0; id < side * side; ++id) {
+        const double phi = angle(rng);
+        const Quat q(Eigen::AngleAxisd(0.3, Vec3(std::cos(phi), std::sin(phi), 0)) *
+                     Eigen::AngleAxisd(angle(rng), Vec3::UnitZ()));
+        ps.add(0, id, Vec3(spacing * (id % side + 0.5), spacing * (id / side + 0.5), R + 1e-4), q);
+    }
+    return ps;
+}
+
 // A uniformly distributed random orientation.
 inline Quat randomOrientation(std::mt19937& rng) {
     std::normal_distribution<double> n(0.0, 1.0);

@@ -153,22 +153,13 @@ struct Spins {
     double median = 0.0, largest = 0.0;
 };
 Spins droppedPatchSpins(double eps, double paidDepth, double twisting) {
-    ParticleSystem ps;
-    ps.types.emplace_back(Superellipsoid(0.0005, 0.000375, 0.00025, eps, eps), 2500.0);
+    ParticleSystem ps = test::tiltedBlockPatch(eps, 3);
     const int side = 10;
-    const double spacing = 1.2e-3, R = ps.types[0].boundingRadius;
-    std::mt19937 rng(3);
-    std::uniform_real_distribution<double> angle(0.0, 2.0 * M_PI);
-    for (int id = 0; id < side * side; ++id) {
-        const double phi = angle(rng);
-        const Quat q(Eigen::AngleAxisd(0.3, Vec3(std::cos(phi), std::sin(phi), 0)) *
-                     Eigen::AngleAxisd(angle(rng), Vec3::UnitZ()));
-        ps.add(0, id, Vec3(spacing * (id % side + 0.5), spacing * (id / side + 0.5), R + 1e-4), q);
-    }
+    const double L = side * 1.2e-3;
     EngineSettings s = test::restingBedSettings();
     s.paidCorrectionDepth = paidDepth;
     s.pair.twistingFriction = s.wall.twistingFriction = twisting;
-    DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(side * spacing, side * spacing, 0.02), side), s);
+    DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(L, L, 0.02), side), s);
     for (int k = 0; k < 1500; ++k) engine.step(ps, 1e-3, 2);
     std::vector<double> w;
     for (const Vec3& v : ps.angularVelocity) w.push_back(v.norm());

@@ -225,18 +225,9 @@ TEST(SpeculativePairContacts, RandomShapesKeepMomentumAndEnterByNoMoreThanTheAll
 
 // The benchmark's resting-bed patch (demBoxBenchmark blocksDropped), other seeds.
 double patchLargestOverlap(double eps, bool pairs, unsigned seed) {
-    ParticleSystem ps;
-    ps.types.emplace_back(Superellipsoid(0.0005, 0.000375, 0.00025, eps, eps), 2500.0);
+    ParticleSystem ps = test::tiltedBlockPatch(eps, seed);
     const int side = 10;
-    const double spacing = 1.2e-3, L = side * spacing, R = ps.types[0].boundingRadius;
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> angle(0.0, 2.0 * M_PI);
-    for (int id = 0; id < side * side; ++id) {
-        const double phi = angle(rng);
-        const Quat q(Eigen::AngleAxisd(0.3, Vec3(std::cos(phi), std::sin(phi), 0)) *
-                     Eigen::AngleAxisd(angle(rng), Vec3::UnitZ()));
-        ps.add(0, id, Vec3(spacing * (id % side + 0.5), spacing * (id / side + 0.5), R + 1e-4), q);
-    }
+    const double L = side * 1.2e-3;
     EngineSettings s = test::restingBedSettings();
     s.speculativePairContacts = pairs;
     DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(L, L, 0.02), side), s);
