@@ -158,34 +158,35 @@ double DemEngine::Impl::removeOverlaps(double h) {
     for (std::size_t k = 0; k < active.size(); ++k) {
         const DemContact& c = active[k];
         const double un = c.normal.dot(relativeContactVelocity(solverBodies, solverContacts[k]));
-        excess[k] = c.depth - h * un - settings.allowedPenetration * contactDiameter(c);
-        scale = std::max(scale, settings.allowedPenetration * contactDiameter(c));
+        const double allowed = settings.allowedPenetration * contactDiameter(c);
+        excess[k] = c.depth - h * un - allowed;
+        scale = std::max(scale, allowed);
     }
     const double tolerance = 1e-3 * scale; // relative to the allowed penetration
-    // The firm corrections first: those of curved contacts, and of the
-    // overlap of flat-face contacts (with rim points) beyond
-    // paidCorrectionDepth. payCorrectionEnergy makes them in full and the
-    // rest only as far as the cluster pays for them.
-    const double paidDepth = !settings.correctionPaysEnergy ? 0.0
-                             : settings.correctionWithinPayment ? std::numeric_limits<double>::infinity()
-                                                                : settings.paidCorrectionDepth;
-    bool anyFlat = false;
-    if (paidDepth > 0.0 && std::isfinite(paidDepth))
-        for (std::size_t k = 0; k < active.size() && !anyFlat; ++k) anyFlat = hasRimPoints(k);
-    if (anyFlat) {
-        bool anyFirm = false;
-        for (std::size_t k = 0; k < active.size(); ++k) {
-            if (hasRimPoints(k)) excess[k] -= paidDepth * contactDiameter(active[k]);
-            anyFirm = anyFirm || (excess[k] > 0.0 && !active[k].rim);
-        }
-        if (anyFirm) projectCorrections(tolerance);
-        for (std::size_t k = 0; k < active.size(); ++k)
-            if (hasRimPoints(k)) excess[k] += paidDepth * contactDiameter(active[k]);
+    // Which corrections are firm (payCorrectionEnergy makes them in full,
+    // the others only as far as the cluster pays): none with
+    // correctionWithinPayment; with a paidCorrectionDepth, those of curved
+    // contacts and of flat-face contacts' overlap beyond it; else all.
+    const bool pays = settings.correctionPaysEnergy;
+    const bool noneFirm = pays && settings.correctionWithinPayment;
+    bool split = pays && !noneFirm && settings.paidCorrectionDepth > 0.0;
+    if (split) {
+        split = false;
+        for (std::size_t k = 0; k < active.size() && !split; ++k) split = hasRimPoints(k);
     }
-    for (const std::size_t i : involved) firmShift[i] = shift[i];
+    if (split) { // the firm part first, on the flat contacts' excess beyond the depth
+        const auto moveFlatExcess = [this](double depth) {
+            for (std::size_t k = 0; k < active.size(); ++k)
+                if (hasRimPoints(k)) excess[k] += depth * contactDiameter(active[k]);
+        };
+        moveFlatExcess(-settings.paidCorrectionDepth);
+        projectCorrections(tolerance);
+        moveFlatExcess(settings.paidCorrectionDepth);
+    }
+    if (split || noneFirm)
+        for (const std::size_t i : involved) firmShift[i] = shift[i];
     projectCorrections(tolerance);
-    // (nothing paid-only: every correction is firm)
-    if (!anyFlat && std::isfinite(paidDepth))
+    if (!split && !noneFirm)
         for (const std::size_t i : involved) firmShift[i] = shift[i];
     double potential = 0.0;
     for (const std::size_t i : involved) {
