@@ -142,6 +142,7 @@ void DemEngine::Impl::rotateAll(double h) {
 
 // Returns the gravity potential change of the corrections.
 double DemEngine::Impl::removeOverlaps(double h) {
+    anyShift = false;
     if (active.empty()) return 0.0;
     // Depth after the drift, linearised: depth - h u_n (u_n: relative normal
     // velocity after the impulses, rotation included), minus the allowed
@@ -157,6 +158,7 @@ double DemEngine::Impl::removeOverlaps(double h) {
     double scale = 0.0;
     for (std::size_t k = 0; k < active.size(); ++k) {
         const DemContact& c = active[k];
+        if (c.rim) continue; // velocity constraint only (its contact's diameter is in the scale)
         const double un = c.normal.dot(relativeContactVelocity(solverBodies, solverContacts[k]));
         const double allowed = settings.allowedPenetration * contactDiameter(c);
         excess[k] = c.depth - h * un - allowed;
@@ -191,6 +193,7 @@ double DemEngine::Impl::removeOverlaps(double h) {
     double potential = 0.0;
     for (const std::size_t i : involved) {
         if (shift[i].isZero(0.0)) continue;
+        anyShift = true;
         bodies[i].position += shift[i];
         potential += potentialChange(i, shift[i]);
     }
