@@ -19,7 +19,8 @@ void Foam::reduceStatistics(sef::dem::StepStatistics& s)
         scalar(s.rimPoints), scalar(s.speculativeContacts), s.kineticEnergy, scalar(s.impulses), scalar(s.sweeps),
         scalar(s.sweepLimitReached), scalar(s.sweepsStagnated), s.impulseEnergyChange,
         s.projectionPotentialChange, s.correctionEnergyPaid, s.correctionEnergyUnpaid,
-        scalar(s.sleepingParticles), scalar(s.fellAsleep), scalar(s.wokenUp)
+        scalar(s.sleepingParticles), scalar(s.fellAsleep), scalar(s.wokenUp),
+        scalar(s.wokenByForce)
     });
     Pstream::listCombineGather(sums, plusEqOp<scalar>());
     Pstream::listCombineScatter(sums);
@@ -47,6 +48,7 @@ void Foam::reduceStatistics(sef::dem::StepStatistics& s)
     s.sleepingParticles = long(sums[k++]);
     s.fellAsleep = long(sums[k++]);
     s.wokenUp = long(sums[k++]);
+    s.wokenByForce = long(sums[k++]);
     reduce(s.maxOverlapOverDeq, maxOp<double>());
     // the pushed-back particles' ids, for the log (Info: the master's
     // list); only in the rare steps that have any (the sum above says)

@@ -121,6 +121,7 @@ TEST(Sleeping, AChangeOfTheForceAtRestWakesTheSleeper) {
         ps.externalForce[0] = Vec3(change * ps.types[0].mass * 9.81, 0, 0);
         const StepStatistics st = engine.step(ps, 1e-3, 2);
         EXPECT_EQ(st.wokenUp, change > 0.05 ? 1 : 0) << "force change " << change;
+        EXPECT_EQ(st.wokenByForce, st.wokenUp) << "force change " << change; // and counted as such
     }
 }
 

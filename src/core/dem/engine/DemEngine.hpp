@@ -208,6 +208,7 @@ struct StepStatistics {
     long sleepingParticles = 0;
     long fellAsleep = 0;
     long wokenUp = 0;
+    long wokenByForce = 0; // of wokenUp: their island's force at rest changed (wakeForceChange)
     // Per wall patch that took any (in order of first contact): the contact
     // impulses on its faces (rim points included) and the momentum push-back
     // removed from particles crossing them, summed over the substeps. With

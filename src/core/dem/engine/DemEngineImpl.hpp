@@ -201,6 +201,7 @@ struct DemEngine::Impl {
     std::vector<std::size_t> islandRoot;
     std::vector<double> sleepSpeedOf;
     std::vector<std::int64_t> pendingWake, freshWake, sleepKeys;
+    std::vector<std::int64_t> forceWake; // of this step's freshWake: woken by a force change (sorted)
     double substepLength = 0.0;
     bool anyAsleep = false;
     bool sleeping() const { return settings.sleepTime > 0.0; }

@@ -61,6 +61,7 @@ void DemEngine::Impl::restForceOf(const ParticleSystem& ps, std::size_t i, Vec3&
 void DemEngine::Impl::carrySleepState(const ParticleSystem& ps) {
     const std::size_t n = ps.size();
     anyAsleep = false;
+    forceWake.clear();
     if (!sleeping()) {
         sleep.clear();
         return;
@@ -105,6 +106,8 @@ void DemEngine::Impl::carrySleepState(const ParticleSystem& ps) {
     }
     sleep.swap(sleepScratch);
     freshWake.insert(freshWake.end(), woken.begin(), woken.end());
+    std::sort(woken.begin(), woken.end());
+    forceWake.swap(woken);
 }
 
 // Wakes every body of the islands keyed in keys (cleared). fresh: their
@@ -129,6 +132,7 @@ void DemEngine::Impl::wakeIslands(std::vector<std::int64_t>& keys, bool fresh, b
             stillAsleep = true;
             continue;
         }
+        const bool byForce = fresh && std::binary_search(forceWake.begin(), forceWake.end(), r.island);
         r.asleep = 0;
         r.island = -1;
         if (fresh) {
@@ -138,7 +142,10 @@ void DemEngine::Impl::wakeIslands(std::vector<std::int64_t>& keys, bool fresh, b
         }
         asleepBody[k] = 0;
         heldBody[k] = system->types[static_cast<std::size_t>(typeOf[k])].held;
-        if (!(exchange && haloBody[k])) ++stats.wokenUp;
+        if (!(exchange && haloBody[k])) {
+            ++stats.wokenUp;
+            if (byForce) ++stats.wokenByForce;
+        }
         if (kick) {
             if (hasDrag) { // the gather held it: take back the held half kick's drag (holdBody)
                 const FluidDrag& d = drag[k];
