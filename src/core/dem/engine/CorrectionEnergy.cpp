@@ -13,6 +13,10 @@
 namespace sef::dem {
 
 double DemEngine::Impl::payCorrectionEnergy(StepStatistics& stats) {
+    // nothing shifted (a resting bed within its allowed penetration): no
+    // lift to pay, and the clusters need not be found
+    if (std::all_of(involved.begin(), involved.end(), [this](std::size_t i) { return shift[i].isZero(0.0); }))
+        return 0.0;
     // clusters: the involved bodies joined by pair contacts (union-find)
     std::vector<std::size_t>& root = clusterRoot;
     root.resize(bodies.size());

@@ -197,8 +197,7 @@ void DemEngine::Impl::substep(double h, StepStatistics& stats, bool begun) {
     // shifts go on before the drift itself, which is done with the second
     // half kick, push-back and the check in one pass.
     double potential = removeOverlaps(h);
-    // (nothing shifted: no lift to pay)
-    if (settings.correctionPaysEnergy && anyShift) potential += payCorrectionEnergy(stats);
+    if (settings.correctionPaysEnergy && !active.empty()) potential += payCorrectionEnergy(stats);
     returnHaloCorrections();
     potential += finishSubstep(h, stats);
     stats.projectionPotentialChange += potential;

@@ -189,7 +189,6 @@ struct DemEngine::Impl {
     // overlap beyond EngineSettings::paidCorrectionDepth, made paid or not
     std::vector<Vec3> shift, firmShift;
     std::vector<double> excess, correction;
-    bool anyShift = false; // removeOverlaps moved a body in this substep
 
     // Sleeping (Sleeping.cpp): per body its record (carried by id from step
     // to step), the island keys to wake at the next substep (an awake body

@@ -142,7 +142,6 @@ void DemEngine::Impl::rotateAll(double h) {
 
 // Returns the gravity potential change of the corrections.
 double DemEngine::Impl::removeOverlaps(double h) {
-    anyShift = false;
     if (active.empty()) return 0.0;
     // Depth after the drift, linearised: depth - h u_n (u_n: relative normal
     // velocity after the impulses, rotation included), minus the allowed
@@ -171,11 +170,12 @@ double DemEngine::Impl::removeOverlaps(double h) {
     // contacts and of flat-face contacts' overlap beyond it; else all.
     const bool pays = settings.correctionPaysEnergy;
     const bool noneFirm = pays && settings.correctionWithinPayment;
-    bool split = pays && !noneFirm && settings.paidCorrectionDepth > 0.0;
-    if (split) {
-        split = false;
-        for (std::size_t k = 0; k < active.size() && !split; ++k) split = hasRimPoints(k);
-    }
+    const auto anyFlatContact = [this] {
+        for (std::size_t k = 0; k < active.size(); ++k)
+            if (hasRimPoints(k)) return true;
+        return false;
+    };
+    const bool split = pays && !noneFirm && settings.paidCorrectionDepth > 0.0 && anyFlatContact();
     if (split) { // the firm part first, on the flat contacts' excess beyond the depth
         const auto moveFlatExcess = [this](double depth) {
             for (std::size_t k = 0; k < active.size(); ++k)
@@ -185,15 +185,19 @@ double DemEngine::Impl::removeOverlaps(double h) {
         projectCorrections(tolerance);
         moveFlatExcess(settings.paidCorrectionDepth);
     }
-    if (split || noneFirm)
+    // the firm shifts: those made so far (none, or the split's firm part),
+    // or all of them when every correction is firm
+    // (the bodies in contact only: in a falling system a few per cent)
+    const auto keepFirm = [this] {
         for (const std::size_t i : involved) firmShift[i] = shift[i];
+    };
+    const bool allFirm = !split && !noneFirm;
+    if (!allFirm) keepFirm();
     projectCorrections(tolerance);
-    if (!split && !noneFirm)
-        for (const std::size_t i : involved) firmShift[i] = shift[i];
+    if (allFirm) keepFirm();
     double potential = 0.0;
     for (const std::size_t i : involved) {
         if (shift[i].isZero(0.0)) continue;
-        anyShift = true;
         bodies[i].position += shift[i];
         potential += potentialChange(i, shift[i]);
     }
