@@ -40,10 +40,11 @@ inline EngineSettings restingBedSettings() {
 // side blocks with half-axes 0.5, 0.375, 0.25 mm and exponent eps, 2500
 // kg/m^3, 1.2 mm apart, each tilted 0.3 rad about a random horizontal axis
 // and turned at random about the vertical, 0.1 mm above a floor at z = 0.
+constexpr double kBlockPatchSpacing = 1.2e-3; // [m]: a patch of side blocks spans side times it
 inline ParticleSystem tiltedBlockPatch(double eps, unsigned seed, int side = 10) {
     ParticleSystem ps;
     ps.types.emplace_back(Superellipsoid(0.0005, 0.000375, 0.00025, eps, eps), 2500.0);
-    const double spacing = 1.2e-3, R = ps.types[0].boundingRadius;
+    const double spacing = kBlockPatchSpacing, R = ps.types[0].boundingRadius;
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> angle(0.0, 2.0 * M_PI);
     for (int id = 0; id < side * side; ++id) {

@@ -155,7 +155,7 @@ struct Spins {
 Spins droppedPatchSpins(double eps, double paidDepth, double twisting) {
     ParticleSystem ps = test::tiltedBlockPatch(eps, 3);
     const int side = 10;
-    const double L = side * 1.2e-3;
+    const double L = side * test::kBlockPatchSpacing;
     EngineSettings s = test::restingBedSettings();
     s.paidCorrectionDepth = paidDepth;
     s.pair.twistingFriction = s.wall.twistingFriction = twisting;

@@ -227,7 +227,7 @@ TEST(SpeculativePairContacts, RandomShapesKeepMomentumAndEnterByNoMoreThanTheAll
 double patchLargestOverlap(double eps, bool pairs, unsigned seed) {
     ParticleSystem ps = test::tiltedBlockPatch(eps, seed);
     const int side = 10;
-    const double L = side * 1.2e-3;
+    const double L = side * test::kBlockPatchSpacing;
     EngineSettings s = test::restingBedSettings();
     s.speculativePairContacts = pairs;
     DemEngine engine(test::boxWalls(Vec3::Zero(), Vec3(L, L, 0.02), side), s);
